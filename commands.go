@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/spf13/cobra"
+
+	"github.com/agentwatch/agentwatch/assets"
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// commonOptions are the flags every command shares.
+type commonOptions struct {
+	toolKinds string
+	stdin     io.Reader
+}
+
+// foldFile reads a whole log and folds it. Read errors come back as an
+// exitError with code 2; problems in the content are diagnostics in the fold.
+func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
+	fo := fold.Options{}
+	if opts.toolKinds != "" {
+		data, err := os.ReadFile(opts.toolKinds)
+		if err != nil {
+			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds: %w", err)}
+		}
+		if fo.ToolKinds, err = fold.ParseToolKinds(data); err != nil {
+			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds %s: %w", opts.toolKinds, err)}
+		}
+	}
+	var in io.Reader
+	switch path {
+	case "":
+		in = bytes.NewReader(assets.Demo)
+	case "-":
+		in = opts.stdin
+	default:
+		f, err := sources.Open(path)
+		if err != nil {
+			return nil, &exitError{code: exitUnreadable, err: err}
+		}
+		defer f.Close()
+		in = f
+	}
+	r := sources.NewReader(in)
+	f := fold.New(fo)
+	const batch = 512
+	recs := make([]model.Record, 0, batch)
+	for {
+		rec, err := r.Next()
+		if err == nil {
+			recs = append(recs, rec)
+			if len(recs) < batch {
+				continue
+			}
+		}
+		// Records of another thread are reported as diagnostics by the fold.
+		_, _ = f.Apply(recs...)
+		recs = recs[:0]
+		if errors.Is(err, io.EOF) {
+			return f, nil
+		}
+		if err != nil {
+			name := path
+			if name == "-" {
+				name = "standard input"
+			}
+			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", name, err)}
+		}
+	}
+}
+
+func fileArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+func newFoldCommand(opts *commonOptions, stdout io.Writer) *cobra.Command {
+	var compact bool
+	cmd := &cobra.Command{
+		Use:   "fold FILE",
+		Short: "Fold a log and print messages, state, steps, runs and diagnostics as JSON",
+		Long: `fold reads an AG-UI event log and prints one JSON object:
+
+  {"messages": […], "state": …, "steps": […], "runs": […], "diagnostics": […], "warnings": […]}
+
+messages and state use the AG-UI wire shapes, built as the reference client
+(@ag-ui/client defaultApplyEvents) builds them, so they can be compared with it.
+Events that break a protocol rule are listed in diagnostics and not applied.
+FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := foldFile(opts, args[0])
+			if err != nil {
+				return err
+			}
+			b, err := json.Marshal(f.Summary(), json.Deterministic(true))
+			if err != nil {
+				return &exitError{code: exitUnreadable, err: err}
+			}
+			if !compact {
+				v := jsontext.Value(b)
+				if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
+					return &exitError{code: exitUnreadable, err: err}
+				}
+				b = v
+			}
+			_, err = fmt.Fprintf(stdout, "%s\n", b)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&compact, "compact", false, "print the JSON on one line")
+	return cmd
+}
+
+func newValidateCommand(opts *commonOptions, stdout io.Writer) *cobra.Command {
+	var warnings bool
+	cmd := &cobra.Command{
+		Use:   "validate FILE",
+		Short: "Check a log against the AG-UI 1.0 rules; one line per problem",
+		Long: `validate reads an AG-UI event log and prints one line per problem:
+
+  #SEQ TYPE: message   [rule]
+
+SEQ numbers the events from 1 in file order. The rules are those of the
+reference verifier (@ag-ui/client verifyEvents), plus unreadable or malformed
+events and events of another thread. Unlike the reference, validate goes on
+after the first problem, so every problem is listed.
+
+Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := foldFile(opts, args[0])
+			if err != nil {
+				return err
+			}
+			for _, d := range f.Diagnostics() {
+				typ := d.Type
+				if typ == "" {
+					typ = "(no type)"
+				}
+				fmt.Fprintf(stdout, "#%d %s: %s  [%s]\n", d.Seq, tui.Plain(typ), tui.Plain(d.Message), d.Rule)
+			}
+			if warnings {
+				for _, w := range f.Warnings() {
+					fmt.Fprintf(stdout, "#%d %s: warning: %s\n", w.Seq, tui.Plain(w.Type), tui.Plain(w.Message))
+				}
+			}
+			if n := len(f.Diagnostics()); n > 0 {
+				return &exitError{code: exitProblems, err: errSilent}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&warnings, "warnings", "w", false, "also print what the reference reducer only warns about (exit status unchanged)")
+	return cmd
+}
+
+func newStepsCommand(opts *commonOptions, stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "steps FILE",
+		Short: "List the agent computer's steps: index, category, label, status, duration",
+		Long: `steps reads an AG-UI event log and prints one line per step (tool call):
+
+  INDEX  CATEGORY  LABEL  STATUS  DURATION
+
+The category comes from TOOL_CALL_START.metadata.category (or .kind) and the
+location from .location, or from --tool-kinds; otherwise it is "other".
+FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := foldFile(opts, args[0])
+			if err != nil {
+				return err
+			}
+			printSteps(stdout, f.Steps())
+			return nil
+		},
+	}
+}
+
+func printSteps(w io.Writer, steps []*model.Step) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range steps {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Index+1, s.Category, oneLine(s.Label()), s.Status, duration(s))
+	}
+	tw.Flush()
+}
+
+// oneLine makes agent text safe for a terminal and keeps it on one line.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(tui.Plain(s)), " ")
+	if r := []rune(s); len(r) > 100 {
+		s = string(r[:99]) + "…"
+	}
+	return s
+}
+
+func duration(s *model.Step) string {
+	d := s.Duration()
+	if d <= 0 {
+		return "-"
+	}
+	if d < time.Second {
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+func runView(opts *commonOptions, args []string, stdout io.Writer) error {
+	path := fileArg(args)
+	f, err := foldFile(opts, path)
+	if err != nil {
+		return err
+	}
+	name := path
+	if name == "" {
+		name = "the embedded demo"
+	}
+	fmt.Fprintf(stdout, "%s: %d steps, %d runs, %d diagnostics\n", name, len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
+	printSteps(stdout, f.Steps())
+	return nil
+}

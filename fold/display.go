@@ -1,0 +1,565 @@
+package fold
+
+import (
+	"encoding/base64"
+	"math"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// MaxImageBytes caps the bytes kept of one screenshot; larger ones are
+// marked truncated and shown as a placeholder (DESIGN.md §5: a 50 MB
+// screenshot must not sink the viewer).
+const MaxImageBytes = 8 << 20
+
+// MaxDataBytes caps raw JSON kept on an item (unknown events, custom values).
+const MaxDataBytes = 256 << 10
+
+// displayState is the view model on top of the reference messages: items
+// with streaming state, the agent computer's steps, runs and their tree.
+type displayState struct {
+	Items []*model.Item  `json:"items"`
+	Steps []*model.Step  `json:"steps"`
+	Runs  []*model.Run   `json:"runs"`
+	Keys  map[string]uint64 `json:"keys,omitempty"` // item key → item seq
+	// RunID is the current run, for attributing items.
+	RunID string `json:"runId,omitempty"`
+
+	itemAt map[uint64]*model.Item
+	stepAt map[string]*model.Step
+}
+
+func (d *displayState) reindex() {
+	d.itemAt = make(map[uint64]*model.Item, len(d.Items))
+	for _, it := range d.Items {
+		d.itemAt[it.Seq] = it
+	}
+	d.stepAt = make(map[string]*model.Step, len(d.Steps))
+	for _, s := range d.Steps {
+		d.stepAt[s.ToolCallID] = s
+	}
+}
+
+// ctx is what the display needs to know about the record being applied.
+type ctx struct {
+	seq     uint64
+	at      time.Time
+	changed map[uint64]bool
+	steps   map[int]bool
+}
+
+func (d *displayState) item(key string) *model.Item {
+	if d.itemAt == nil {
+		d.reindex()
+	}
+	seq, ok := d.Keys[key]
+	if !ok {
+		return nil
+	}
+	return d.itemAt[seq]
+}
+
+func (d *displayState) add(c *ctx, f *state, key string, it *model.Item) *model.Item {
+	if d.itemAt == nil {
+		d.reindex()
+	}
+	f.NextItem++
+	it.Seq = f.NextItem
+	it.Version = 1
+	it.FirstSeq, it.LastSeq = c.seq, c.seq
+	it.Started, it.Updated = c.at, c.at
+	if it.RunID == "" {
+		it.RunID = d.RunID
+	}
+	if it.Step == 0 {
+		it.Step = -1
+	}
+	d.Items = append(d.Items, it)
+	d.itemAt[it.Seq] = it
+	if key != "" {
+		if d.Keys == nil {
+			d.Keys = map[string]uint64{}
+		}
+		d.Keys[key] = it.Seq
+	}
+	c.changed[it.Seq] = true
+	return it
+}
+
+func touch(c *ctx, it *model.Item) {
+	it.Version++
+	it.LastSeq = c.seq
+	if !c.at.IsZero() {
+		it.Updated = c.at
+	}
+	c.changed[it.Seq] = true
+}
+
+func touchStep(c *ctx, s *model.Step) {
+	s.LastSeq = c.seq
+	c.steps[s.Index] = true
+}
+
+func limitData(v []byte) []byte {
+	if len(v) > MaxDataBytes {
+		return nil
+	}
+	return jsontext.Value(v).Clone()
+}
+
+// apply updates the display for one event that passed verification.
+func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
+	b := ev.Common()
+	sub := ""
+	if b.SubagentRunID.IsSet() {
+		sub = b.SubagentRunID.Value
+	}
+	switch e := ev.(type) {
+	case *agui.RunStarted:
+		d.RunID = e.RunID
+		run := &model.Run{ThreadID: e.ThreadID, RunID: e.RunID, ParentRunID: e.ParentRunID, Status: model.StatusRunning,
+			Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
+		if e.ParentRunID == "" && e.Input != nil {
+			run.ParentRunID = e.Input.ParentRunID
+		}
+		d.Runs = append(d.Runs, run)
+		d.add(c, f, "run:"+e.RunID, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
+		if e.Input != nil {
+			for i := range e.Input.Messages {
+				d.snapshotMessage(c, f, &e.Input.Messages[i], kinds)
+			}
+		}
+	case *agui.RunFinished:
+		run := d.run(e.RunID)
+		status, outcome := model.StatusCompleted, "success"
+		if e.Outcome != nil && e.Outcome.Type != "" {
+			outcome = e.Outcome.Type
+		}
+		if outcome == "cancelled" {
+			status = model.StatusCancelled
+		}
+		pending := f.Reduce.pendingToolCalls(e)
+		if run != nil {
+			run.Status, run.Outcome, run.Ended, run.LastSeq = status, outcome, c.at, c.seq
+			run.Result = limitData(e.Result)
+			run.PendingToolCalls = pending
+			if len(e.Usage) > 0 {
+				run.Usage, _ = agui.MarshalValue(e.Usage)
+			}
+		}
+		d.endRunSteps(c, e.RunID, func(s *model.Step) model.Status {
+			switch {
+			case outcome == "cancelled":
+				return model.StatusCancelled
+			case outcome == "interrupt" || contains(pending, s.ToolCallID):
+				return model.StatusPending
+			}
+			return model.StatusCompleted
+		})
+		d.closeOpen(c, e.RunID, status)
+		if it := d.item("run:" + e.RunID); it != nil {
+			it.Status = status
+			touch(c, it)
+		}
+	case *agui.RunError:
+		runID := d.RunID
+		if run := d.run(runID); run != nil && !run.Status.Done() {
+			run.Status, run.Error, run.ErrorCode, run.Ended, run.LastSeq = model.StatusFailed, e.Message, e.Code, c.at, c.seq
+			if len(e.Usage) > 0 {
+				run.Usage, _ = agui.MarshalValue(e.Usage)
+			}
+		}
+		d.endRunSteps(c, runID, func(*model.Step) model.Status { return model.StatusFailed })
+		d.closeOpen(c, runID, model.StatusFailed)
+		if it := d.item("run:" + runID); it != nil && !it.Status.Done() {
+			it.Status = model.StatusFailed
+			touch(c, it)
+		}
+		d.add(c, f, "", &model.Item{ID: runID, Kind: model.ItemError, Status: model.StatusFailed, Text: e.Message, Name: e.Code, SubagentRunID: sub})
+	case *agui.StepStarted:
+		d.add(c, f, "phase:"+sub+"/"+e.StepName, &model.Item{ID: e.StepName, Kind: model.ItemPhase, Status: model.StatusOpen, Name: e.StepName, SubagentRunID: sub})
+	case *agui.StepFinished:
+		if it := d.item("phase:" + sub + "/" + e.StepName); it != nil && !it.Status.Done() {
+			it.Status = model.StatusCompleted
+			touch(c, it)
+		}
+	case *agui.TextMessageStart:
+		role := string(e.Role)
+		if role == "" {
+			role = string(agui.RoleAssistant)
+		}
+		d.openMessage(c, f, e.MessageID, model.ItemMessage, role, e.Name, sub)
+	case *agui.ReasoningMessageStart:
+		d.openMessage(c, f, e.MessageID, model.ItemReasoning, string(agui.RoleReasoning), "", sub)
+	case *agui.TextMessageContent:
+		d.appendText(c, e.MessageID, e.Delta)
+	case *agui.ReasoningMessageContent:
+		d.appendText(c, e.MessageID, e.Delta)
+	case *agui.TextMessageEnd:
+		d.closeMessage(c, e.MessageID)
+	case *agui.ReasoningMessageEnd:
+		d.closeMessage(c, e.MessageID)
+	case *agui.ToolCallStart:
+		d.startStep(c, f, e, kinds, sub)
+	case *agui.ToolCallArgs:
+		if s := d.step(e.ToolCallID); s != nil {
+			s.Args += e.Delta
+			touchStep(c, s)
+		}
+	case *agui.ToolCallEnd:
+		if s := d.step(e.ToolCallID); s != nil {
+			d.argsDone(s, kinds)
+			if s.Status == model.StatusPending {
+				s.Status = model.StatusRunning
+			}
+			touchStep(c, s)
+			d.touchStepItem(c, s)
+		}
+	case *agui.ToolCallResult:
+		if s := d.step(e.ToolCallID); s != nil {
+			d.setResult(c, s, e.Content, e.Metadata)
+		}
+	case *agui.MessagesSnapshot:
+		for i := range e.Messages {
+			d.snapshotMessage(c, f, &e.Messages[i], kinds)
+		}
+	case *agui.ActivitySnapshot:
+		key := "msg:" + e.MessageID
+		if it := d.item(key); it != nil {
+			if e.Replace == nil || *e.Replace {
+				it.Data, it.Name = limitData(e.Content), e.ActivityType
+				touch(c, it)
+			}
+		} else {
+			d.add(c, f, key, &model.Item{ID: e.MessageID, Kind: model.ItemActivity, Status: model.StatusCompleted, Name: e.ActivityType, Data: limitData(e.Content), SubagentRunID: sub})
+		}
+	case *agui.ActivityDelta:
+		if it := d.item("msg:" + e.MessageID); it != nil && it.Kind == model.ItemActivity {
+			if m := f.Reduce.find(e.MessageID); m != nil && m.Content.Object != nil {
+				it.Data = limitData(m.Content.Object)
+				touch(c, it)
+			}
+		}
+	case *agui.Custom:
+		d.add(c, f, "", &model.Item{ID: e.Name, Kind: model.ItemCustom, Status: model.StatusCompleted, Name: e.Name, Data: limitData(e.Value), SubagentRunID: sub})
+	case *agui.Raw:
+		d.add(c, f, "", &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
+	case *agui.SubagentStarted:
+		d.add(c, f, "sub:"+sub, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+	case *agui.SubagentFinished:
+		if it := d.item("sub:" + sub); it != nil {
+			it.Status = model.StatusCompleted
+			touch(c, it)
+		}
+	case *agui.SubagentError:
+		if it := d.item("sub:" + sub); it != nil {
+			it.Status = model.StatusFailed
+			it.Text = e.Message.Value
+			touch(c, it)
+		}
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *displayState) run(id string) *model.Run {
+	for i := len(d.Runs) - 1; i >= 0; i-- {
+		if d.Runs[i].RunID == id {
+			return d.Runs[i]
+		}
+	}
+	return nil
+}
+
+func (d *displayState) step(toolCallID string) *model.Step {
+	if d.stepAt == nil {
+		d.reindex()
+	}
+	return d.stepAt[toolCallID]
+}
+
+// endRunSteps settles the steps of a run that ended while they were unfinished.
+func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) model.Status) {
+	for i := len(d.Steps) - 1; i >= 0; i-- {
+		s := d.Steps[i]
+		if s.RunID != runID || s.Status.Done() {
+			continue
+		}
+		if st := to(s); st != s.Status {
+			s.Status = st
+			if st.Done() && !c.at.IsZero() {
+				s.Ended = c.at
+				if !s.Started.IsZero() {
+					s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
+				}
+			}
+			touchStep(c, s)
+			d.touchStepItem(c, s)
+		}
+	}
+}
+
+// closeOpen ends the open message, phase and subagent items of a run.
+func (d *displayState) closeOpen(c *ctx, runID string, status model.Status) {
+	for i := len(d.Items) - 1; i >= 0; i-- {
+		it := d.Items[i]
+		if it.RunID != runID || it.Status != model.StatusOpen || it.Kind == model.ItemRun || it.Kind == model.ItemToolCall {
+			continue
+		}
+		if status == model.StatusCompleted || it.Kind == model.ItemMessage || it.Kind == model.ItemReasoning {
+			it.Status = model.StatusCompleted
+		} else {
+			it.Status = status
+		}
+		touch(c, it)
+	}
+}
+
+func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemKind, role, name, sub string) {
+	key := "msg:" + id
+	if it := d.item(key); it != nil {
+		if it.Kind == model.ItemActivity {
+			return
+		}
+		it.Status = model.StatusOpen
+		touch(c, it)
+		return
+	}
+	d.add(c, f, key, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
+}
+
+func (d *displayState) appendText(c *ctx, id, delta string) {
+	if it := d.item("msg:" + id); it != nil && it.Kind != model.ItemActivity {
+		it.Text += delta
+		touch(c, it)
+	}
+}
+
+func (d *displayState) closeMessage(c *ctx, id string) {
+	if it := d.item("msg:" + id); it != nil && it.Kind != model.ItemActivity && it.Status == model.StatusOpen {
+		it.Status = model.StatusCompleted
+		touch(c, it)
+	}
+}
+
+// snapshotMessage shows a message that arrived whole (MESSAGES_SNAPSHOT or
+// RUN_STARTED.input): a new item, or the item's text replaced.
+func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds ToolKinds) {
+	switch m.Role {
+	case agui.RoleTool:
+		if s := d.step(m.ToolCallID); s != nil && !s.HasResult {
+			d.setResult(c, s, m.Content, m.Metadata)
+		}
+		return
+	}
+	kind := model.ItemMessage
+	switch m.Role {
+	case agui.RoleReasoning:
+		kind = model.ItemReasoning
+	case agui.RoleActivity:
+		kind = model.ItemActivity
+	}
+	key := "msg:" + m.ID
+	it := d.item(key)
+	if it == nil {
+		if m.Role == agui.RoleAssistant && m.Content.String() == "" && len(m.ToolCalls) > 0 {
+			// A message that only carries tool calls shows as its steps.
+		} else {
+			it = d.add(c, f, key, &model.Item{ID: m.ID, Kind: kind, Status: model.StatusCompleted, Role: string(m.Role), Name: m.Name, SubagentRunID: m.SubagentRunID.Value})
+		}
+	}
+	if it != nil {
+		if kind == model.ItemActivity {
+			it.Name, it.Data = m.ActivityType, limitData(m.Content.Object)
+		} else {
+			it.Text = m.Content.String()
+		}
+		if it.Status == model.StatusOpen {
+			it.Status = model.StatusCompleted
+		}
+		touch(c, it)
+	}
+	for _, tc := range m.ToolCalls {
+		if d.step(tc.ID) != nil {
+			continue
+		}
+		start := &agui.ToolCallStart{Base: agui.Base{Metadata: tc.Metadata, SubagentRunID: m.SubagentRunID}, ToolCallID: tc.ID, ToolCallName: tc.Function.Name, ParentMessageID: m.ID}
+		s := d.startStep(c, f, start, kinds, m.SubagentRunID.Value)
+		s.Args = tc.Function.Arguments
+		d.argsDone(s, kinds)
+		s.Status = model.StatusCompleted
+	}
+}
+
+func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds ToolKinds, sub string) *model.Step {
+	if s := d.step(e.ToolCallID); s != nil {
+		s.ToolName = e.ToolCallName
+		touchStep(c, s)
+		return s
+	}
+	s := &model.Step{Index: len(d.Steps), ToolCallID: e.ToolCallID, ToolName: e.ToolCallName, Status: model.StatusPending,
+		MessageID: e.ParentMessageID, RunID: d.RunID, SubagentRunID: sub, Started: c.at, FirstSeq: c.seq, LastSeq: c.seq,
+		Category: model.CategoryOther}
+	if cat, ok := e.Metadata.String("category"); ok {
+		s.Category = categoryOr(cat)
+	} else if kind, ok := e.Metadata.String("kind"); ok {
+		s.Category = categoryOr(kind)
+	} else if k, ok := kinds[e.ToolCallName]; ok {
+		s.Category = k.Category
+	}
+	if loc, ok := e.Metadata.String("location"); ok {
+		s.Location = loc
+	}
+	d.Steps = append(d.Steps, s)
+	if d.stepAt == nil {
+		d.reindex()
+	}
+	d.stepAt[s.ToolCallID] = s
+	c.steps[s.Index] = true
+	d.add(c, f, "tool:"+e.ToolCallID, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
+	return s
+}
+
+func categoryOr(s string) model.Category {
+	if c, ok := model.ParseCategory(s); ok {
+		return c
+	}
+	return model.CategoryOther
+}
+
+// argsDone parses the finished argument text and resolves a configured location.
+func (d *displayState) argsDone(s *model.Step, kinds ToolKinds) {
+	v := jsontext.Value(s.Args)
+	if len(s.Args) > 0 && v.IsValid() {
+		c := v.Clone()
+		if c.Compact() == nil {
+			s.ArgsJSON = []byte(c)
+		}
+	}
+	if k, ok := kinds[s.ToolName]; ok && s.Location == "" && k.Location != "" && s.ArgsJSON != nil {
+		if loc, ok := pointer(jsontext.Value(s.ArgsJSON), k.Location); ok {
+			s.Location = loc
+		}
+	}
+}
+
+func (d *displayState) touchStepItem(c *ctx, s *model.Step) {
+	if it := d.item("tool:" + s.ToolCallID); it != nil {
+		if s.Status.Done() {
+			it.Status = s.Status
+		}
+		touch(c, it)
+	}
+}
+
+// setResult records a tool result on its step: text, screenshots, exit code and status.
+func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md agui.Metadata) {
+	if s.ArgsJSON == nil && s.Args != "" {
+		d.argsDone(s, nil)
+	}
+	s.HasResult = true
+	s.Result = content.String()
+	s.ResultJSON = nil
+	s.Screenshots = nil
+	if content.IsParts {
+		s.ResultJSON, _ = agui.MarshalValue(content.Parts)
+		if len(s.ResultJSON) > MaxDataBytes {
+			s.ResultJSON = nil
+		}
+		for _, p := range content.Parts {
+			if p.Type == "image" && p.Source != nil {
+				s.Screenshots = append(s.Screenshots, image(p.Source))
+			}
+		}
+	}
+	s.Status = model.StatusCompleted
+	if code, ok := exitCode(md); ok {
+		s.ExitCode = &code
+		if code != 0 {
+			s.Status = model.StatusFailed
+		}
+	}
+	if failed(md) {
+		s.Status = model.StatusFailed
+	}
+	if st, ok := md.String("status"); ok && st == "cancelled" {
+		s.Status = model.StatusCancelled
+	}
+	if !c.at.IsZero() {
+		s.Ended = c.at
+		if !s.Started.IsZero() {
+			s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
+		}
+	}
+	touchStep(c, s)
+	d.touchStepItem(c, s)
+}
+
+func image(src *agui.PartSource) model.Image {
+	img := model.Image{MimeType: src.MimeType}
+	switch src.Type {
+	case "data":
+		if base64.StdEncoding.DecodedLen(len(src.Value)) > MaxImageBytes {
+			img.Truncated = true
+			return img
+		}
+		data, err := base64.StdEncoding.DecodeString(src.Value)
+		if err != nil {
+			data, err = base64.RawStdEncoding.DecodeString(src.Value)
+		}
+		if err == nil {
+			img.Data = data
+		} else {
+			img.Truncated = true
+		}
+	case "url":
+		img.URL = src.Value
+	}
+	return img
+}
+
+// exitCode reads metadata.exitCode, our convention for commands.
+func exitCode(md agui.Metadata) (int, bool) {
+	v, ok := md["exitCode"]
+	if !ok || v.Kind() != '0' {
+		return 0, false
+	}
+	var f float64
+	if agui.UnmarshalValue(v, &f) != nil || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// failed reads the result conventions for a failed tool: metadata.status
+// "failed"/"error", metadata.isError true, or a non-empty metadata.error.
+func failed(md agui.Metadata) bool {
+	if st, ok := md.String("status"); ok && (st == "failed" || st == "error") {
+		return true
+	}
+	if v, ok := md["isError"]; ok && v.Kind() == 't' {
+		return true
+	}
+	if v, ok := md["error"]; ok {
+		switch v.Kind() {
+		case 'n', 'f':
+			return false
+		case '"':
+			s, _ := md.String("error")
+			return s != ""
+		}
+		return true
+	}
+	return false
+}

@@ -1,0 +1,297 @@
+// Package fold turns AG-UI records into what agentwatch shows: the
+// conversation's messages and state exactly as the reference client builds
+// them, and on top the display model — items with streaming state, the
+// agent computer's steps, runs and their tree — plus a diagnostic for every
+// event that breaks a protocol rule.
+//
+// The fold is pure: no I/O, no clock, no goroutines. Its whole state exports
+// to JSON and restores, and folding is deterministic, which its tests state
+// as laws (DESIGN.md §2.1).
+package fold
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// snapshotVersion is the format of exported snapshots.
+const snapshotVersion = 1
+
+// Options configure a fold.
+type Options struct {
+	// ToolKinds maps tool names to categories and locations (`--tool-kinds`).
+	ToolKinds ToolKinds
+}
+
+// state is everything a fold knows; it is what Export writes.
+type state struct {
+	ThreadID string `json:"threadId,omitempty"`
+	// Applied counts records applied; LastSeq is the last record's Seq.
+	Applied  uint64 `json:"applied"`
+	LastSeq  uint64 `json:"lastSeq"`
+	NextItem uint64 `json:"nextItem"`
+	Evicted  uint64 `json:"evicted,omitempty"`
+
+	Legacy  legacyState  `json:"legacy"`
+	Chunks  chunkState   `json:"chunks"`
+	Verify  verifyState  `json:"verify"`
+	Reduce  reduceState  `json:"reduce"`
+	Display displayState `json:"display"`
+
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	Warnings    []Warning    `json:"warnings,omitempty"`
+}
+
+// Fold folds the records of one thread. It is not safe for concurrent use.
+type Fold struct {
+	opts     Options
+	st       state
+	resuming bool
+	restored bool
+}
+
+// New returns an empty fold.
+func New(opts Options) *Fold {
+	return &Fold{opts: opts, st: state{Reduce: newReduceState()}}
+}
+
+// Update is what one Apply changed: the items and steps to redraw, and the
+// diagnostics it added.
+type Update struct {
+	Items       []uint64
+	Steps       []int
+	Diagnostics []Diagnostic
+}
+
+// Empty reports whether nothing changed.
+func (u Update) Empty() bool {
+	return len(u.Items) == 0 && len(u.Steps) == 0 && len(u.Diagnostics) == 0
+}
+
+// Apply folds records in order. Every record is applied or reported: a record
+// that breaks a rule becomes a diagnostic and the fold goes on. The error is
+// non-nil only for records of another thread (wrapping ErrCorrelation; they
+// are skipped and reported too) or when called during Resume (ErrResuming).
+func (f *Fold) Apply(recs ...model.Record) (Update, error) {
+	if f.resuming {
+		return Update{}, ErrResuming
+	}
+	c := &ctx{changed: map[uint64]bool{}, steps: map[int]bool{}}
+	nd := len(f.st.Diagnostics)
+	var errs []error
+	for i := range recs {
+		if err := f.applyOne(c, &recs[i]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	u := Update{Diagnostics: slices.Clone(f.st.Diagnostics[nd:])}
+	for seq := range c.changed {
+		u.Items = append(u.Items, seq)
+	}
+	for i := range c.steps {
+		u.Steps = append(u.Steps, i)
+	}
+	slices.Sort(u.Items)
+	slices.Sort(u.Steps)
+	return u, errors.Join(errs...)
+}
+
+func (f *Fold) diagnose(c *ctx, typ string, rule Rule, msg string) {
+	d := Diagnostic{Seq: c.seq, Type: typ, Rule: rule, Message: msg}
+	f.st.Diagnostics = append(f.st.Diagnostics, d)
+	f.st.Display.add(c, &f.st, "", &model.Item{ID: typ, Kind: model.ItemDiagnostic, Status: model.StatusFailed, Name: string(rule), Text: msg})
+}
+
+func (f *Fold) warn(c *ctx, typ, msg string) {
+	f.st.Warnings = append(f.st.Warnings, Warning{Seq: c.seq, Type: typ, Message: msg})
+}
+
+func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
+	c.seq, c.at = rec.Seq, rec.At
+	f.st.Applied++
+	f.st.LastSeq = rec.Seq
+	switch ev := rec.Event.(type) {
+	case nil:
+		f.diagnose(c, "", RuleUnreadable, "record has no event")
+		return nil
+	case *model.Unreadable:
+		f.diagnose(c, "", RuleUnreadable, ev.Reason)
+		return nil
+	case *agui.Malformed:
+		f.diagnose(c, ev.Type, RuleMalformed, fmt.Sprintf("%s: %v", ev.Type, ev.Err))
+		return nil
+	case *agui.Unknown:
+		f.warn(c, ev.Type, fmt.Sprintf("unknown event type '%s' kept as is", ev.Type))
+		f.st.Display.add(c, &f.st, "", &model.Item{ID: ev.Type, Kind: model.ItemUnknown, Status: model.StatusCompleted, Name: ev.Type, Data: limitData(rec.Raw)})
+		return nil
+	}
+	ev, ok := rec.Event.(agui.Event)
+	if !ok {
+		f.diagnose(c, rec.Event.EventType(), RuleUnreadable, fmt.Sprintf("not an AG-UI event (%s)", rec.Event.EventType()))
+		return nil
+	}
+	if err := f.correlate(c, ev); err != nil {
+		return err
+	}
+	ev, note := f.st.Legacy.translate(rec.Seq, ev)
+	if note != "" {
+		f.warn(c, rec.Event.EventType(), note)
+	}
+	expanded, err := f.st.Chunks.expand(ev)
+	if err != nil {
+		f.diagnose(c, ev.EventType(), RuleChunk, err.Error())
+		return nil
+	}
+	for _, e := range expanded {
+		if v := f.st.Verify.check(e); v != nil {
+			f.diagnose(c, e.EventType(), v.rule, v.msg)
+			continue
+		}
+		f.st.Reduce.apply(e, func(format string, args ...any) { f.warn(c, e.EventType(), fmt.Sprintf(format, args...)) })
+		f.st.Display.apply(c, &f.st, e, f.opts.ToolKinds)
+	}
+	return nil
+}
+
+// correlate holds the fold to one thread: the first run's threadId.
+func (f *Fold) correlate(c *ctx, ev agui.Event) error {
+	var thread string
+	switch e := ev.(type) {
+	case *agui.RunStarted:
+		thread = e.ThreadID
+	case *agui.RunFinished:
+		thread = e.ThreadID
+	default:
+		return nil
+	}
+	if f.st.ThreadID == "" {
+		f.st.ThreadID = thread
+		return nil
+	}
+	if thread == f.st.ThreadID {
+		return nil
+	}
+	msg := fmt.Sprintf("event is for thread '%s' but this fold shows thread '%s'; it was not applied (open each thread separately)", thread, f.st.ThreadID)
+	f.diagnose(c, ev.EventType(), RuleCorrelation, msg)
+	return fmt.Errorf("record #%d: %w: %s", c.seq, ErrCorrelation, msg)
+}
+
+// Export returns the fold's whole state as an independent snapshot.
+func (f *Fold) Export() (model.Snapshot, error) {
+	b, err := agui.MarshalValue(&f.st)
+	if err != nil {
+		return model.Snapshot{}, fmt.Errorf("export fold: %w", err)
+	}
+	return model.Snapshot{Version: snapshotVersion, State: b}, nil
+}
+
+// Fresh reports whether the fold has applied nothing and restored nothing.
+func (f *Fold) Fresh() bool { return f.st.Applied == 0 && !f.restored && !f.resuming }
+
+// Restore loads a snapshot into a fresh fold; folding on from there gives
+// what folding every record would have.
+func (f *Fold) Restore(snap model.Snapshot) error {
+	if !f.Fresh() {
+		return ErrNotFresh
+	}
+	st, err := decodeState(snap)
+	if err != nil {
+		return err
+	}
+	f.st = st
+	f.restored = true
+	return nil
+}
+
+func decodeState(snap model.Snapshot) (state, error) {
+	if snap.Version != snapshotVersion {
+		return state{}, fmt.Errorf("restore fold: snapshot version %d, want %d", snap.Version, snapshotVersion)
+	}
+	var st state
+	if err := agui.UnmarshalValue(snap.State, &st); err != nil {
+		return state{}, fmt.Errorf("restore fold: %w", err)
+	}
+	if st.Reduce.State == nil {
+		st.Reduce.State = jsontext.Value("{}")
+	}
+	st.Reduce.reindex()
+	st.Display.reindex()
+	return st, nil
+}
+
+// History is a source of records for Resume, read to its end (io.EOF).
+type History interface {
+	Next() (model.Record, error)
+}
+
+// Resume folds a whole history into a fresh fold as one step: it stages into
+// a copy and commits only when the history was read to its end. On an error
+// or a cancelled ctx the fold is exactly as before and Resume may be retried
+// with a reopened history. It publishes nothing: the next Apply returns only
+// what new records change.
+func (f *Fold) Resume(cx context.Context, h History) error {
+	if f.resuming {
+		return ErrResuming
+	}
+	if !f.Fresh() {
+		return ErrNotFresh
+	}
+	f.resuming = true
+	defer func() { f.resuming = false }()
+	stage := &Fold{opts: f.opts, st: state{Reduce: newReduceState()}}
+	for {
+		if err := cx.Err(); err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		rec, err := h.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("resume: %w", err)
+		}
+		c := &ctx{changed: map[uint64]bool{}, steps: map[int]bool{}}
+		if err := stage.applyOne(c, &rec); err != nil && !errors.Is(err, ErrCorrelation) {
+			return fmt.Errorf("resume: %w", err)
+		}
+	}
+	f.st = stage.st
+	f.restored = true
+	return nil
+}
+
+// Evict drops up to n of the oldest completed items to bound memory. Open
+// items are never dropped and item sequence numbers are never reused. It
+// returns how many were dropped.
+func (f *Fold) Evict(n int) int {
+	d := &f.st.Display
+	if n <= 0 {
+		return 0
+	}
+	dropped := map[uint64]bool{}
+	kept := d.Items[:0:0]
+	for _, it := range d.Items {
+		if len(dropped) < n && it.Status.Done() {
+			dropped[it.Seq] = true
+			continue
+		}
+		kept = append(kept, it)
+	}
+	d.Items = kept
+	for k, seq := range d.Keys {
+		if dropped[seq] {
+			delete(d.Keys, k)
+		}
+	}
+	d.reindex()
+	f.st.Evicted += uint64(len(dropped))
+	return len(dropped)
+}

@@ -1,0 +1,534 @@
+package fold
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+)
+
+// reduceState builds messages and state exactly as the reference
+// defaultApplyEvents does (research/agui.md §3.4), so that `agentwatch fold`
+// can be compared with @ag-ui/client on the same log.
+type reduceState struct {
+	Messages          []*agui.Message  `json:"messages"`
+	State             jsontext.Value   `json:"state"`
+	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
+	Answered          map[string]bool  `json:"answered,omitempty"`
+	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
+
+	// Derived indexes, rebuilt after a restore and after any reordering.
+	byID      map[string]*agui.Message
+	toolOwner map[string]*agui.Message
+}
+
+func newReduceState() reduceState {
+	return reduceState{State: jsontext.Value("{}")}
+}
+
+// reindex rebuilds the lookups "first message with this id" and "first
+// message holding this tool call", the two searches the reference does with
+// Array.find on every event.
+func (r *reduceState) reindex() {
+	r.byID = make(map[string]*agui.Message, len(r.Messages))
+	r.toolOwner = map[string]*agui.Message{}
+	for _, m := range r.Messages {
+		if _, ok := r.byID[m.ID]; !ok {
+			r.byID[m.ID] = m
+		}
+		for _, tc := range m.ToolCalls {
+			if _, ok := r.toolOwner[tc.ID]; !ok {
+				r.toolOwner[tc.ID] = m
+			}
+		}
+	}
+}
+
+func (r *reduceState) push(m *agui.Message) {
+	r.Messages = append(r.Messages, m)
+	if r.byID == nil {
+		r.reindex()
+		return
+	}
+	if _, ok := r.byID[m.ID]; !ok {
+		r.byID[m.ID] = m
+	}
+	for _, tc := range m.ToolCalls {
+		if _, ok := r.toolOwner[tc.ID]; !ok {
+			r.toolOwner[tc.ID] = m
+		}
+	}
+}
+
+func (r *reduceState) find(id string) *agui.Message {
+	if r.byID == nil {
+		r.reindex()
+	}
+	return r.byID[id]
+}
+
+func (r *reduceState) findToolCall(id string) (*agui.Message, *agui.ToolCall) {
+	if r.byID == nil {
+		r.reindex()
+	}
+	m := r.toolOwner[id]
+	if m == nil {
+		return nil, nil
+	}
+	for i := range m.ToolCalls {
+		if m.ToolCalls[i].ID == id {
+			return m, &m.ToolCalls[i]
+		}
+	}
+	return m, nil
+}
+
+func (r *reduceState) index(m *agui.Message) int {
+	for i, x := range r.Messages {
+		if x == m {
+			return i
+		}
+	}
+	return -1
+}
+
+// warnf is how the reducer reports what the reference logs with console.warn.
+type warnf func(format string, args ...any)
+
+func mergeInto(target *agui.Metadata, b *agui.Base) bool {
+	if b.Metadata == nil {
+		return false
+	}
+	*target = agui.Merge(*target, maps.Clone(b.Metadata))
+	return true
+}
+
+// apply applies one verified event.
+func (r *reduceState) apply(ev agui.Event, warn warnf) {
+	b := ev.Common()
+	switch e := ev.(type) {
+	case *agui.TextMessageStart:
+		r.openMessage(e.MessageID, e.Role, e.Name, b, "TEXT_MESSAGE_START", "text", warn)
+	case *agui.ReasoningMessageStart:
+		r.openMessage(e.MessageID, agui.RoleReasoning, "", b, "REASONING_MESSAGE_START", "reasoning", warn)
+	case *agui.TextMessageContent:
+		r.appendContent(e.MessageID, e.Delta, b, "TEXT_MESSAGE_CONTENT", "text", warn)
+	case *agui.ReasoningMessageContent:
+		r.appendContent(e.MessageID, e.Delta, b, "REASONING_MESSAGE_CONTENT", "reasoning", warn)
+	case *agui.TextMessageEnd:
+		r.closeMessage(e.MessageID, b, "TEXT_MESSAGE_END", "text", warn)
+	case *agui.ReasoningMessageEnd:
+		r.closeMessage(e.MessageID, b, "REASONING_MESSAGE_END", "reasoning", warn)
+	case *agui.ToolCallStart:
+		r.startToolCall(e, warn)
+	case *agui.ToolCallArgs:
+		m, tc := r.findToolCall(e.ToolCallID)
+		switch {
+		case m == nil:
+			warn("TOOL_CALL_ARGS: No message found containing tool call with ID '%s'", e.ToolCallID)
+		case tc == nil:
+			warn("TOOL_CALL_ARGS: No tool call found with ID '%s'", e.ToolCallID)
+		default:
+			tc.Function.Arguments += e.Delta
+			mergeInto(&tc.Metadata, b)
+		}
+	case *agui.ToolCallEnd:
+		m, tc := r.findToolCall(e.ToolCallID)
+		switch {
+		case m == nil:
+			warn("TOOL_CALL_END: No message found containing tool call with ID '%s'", e.ToolCallID)
+		case tc == nil:
+			warn("TOOL_CALL_END: No tool call found with ID '%s'", e.ToolCallID)
+		default:
+			mergeInto(&tc.Metadata, b)
+		}
+	case *agui.ToolCallResult:
+		r.toolResult(e)
+	case *agui.StateSnapshot:
+		r.State = e.Snapshot.Clone()
+	case *agui.StateDelta:
+		next, err := applyPatch(r.State, e.Delta)
+		if err != nil {
+			warn("Failed to apply state patch: %v", err)
+			return
+		}
+		r.State = next
+	case *agui.MessagesSnapshot:
+		r.messagesSnapshot(e)
+	case *agui.ActivitySnapshot:
+		r.activitySnapshot(e)
+	case *agui.ActivityDelta:
+		r.activityDelta(e, warn)
+	case *agui.RunStarted:
+		r.RunToolCalls = nil
+		r.Answered = nil
+		if e.Input != nil {
+			for i := range e.Input.Messages {
+				m := cloneMessage(&e.Input.Messages[i])
+				if r.find(m.ID) == nil {
+					r.push(m)
+				}
+			}
+		}
+	case *agui.RunFinished:
+		r.PendingInterrupts = nil
+		if e.Outcome != nil && e.Outcome.Type == "interrupt" {
+			for _, in := range e.Outcome.Interrupts {
+				if in.SubagentRunID.State == agui.Null {
+					in.SubagentRunID = agui.OptString{}
+				}
+				r.PendingInterrupts = append(r.PendingInterrupts, in)
+			}
+		}
+	case *agui.ReasoningEncryptedValue:
+		if e.Subtype == "tool-call" {
+			for _, m := range r.Messages {
+				if m.Role != agui.RoleAssistant {
+					continue
+				}
+				if i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID }); i >= 0 {
+					m.ToolCalls[i].EncryptedValue = e.EncryptedValue
+					break
+				}
+			}
+		} else if m := r.find(e.EntityID); m != nil && m.Role != agui.RoleActivity {
+			m.EncryptedValue = e.EncryptedValue
+		}
+	}
+}
+
+// PendingToolCalls returns the calls a RUN_FINISHED leaves for the client:
+// the producer's list when it named one, else the run's unanswered calls.
+func (r *reduceState) pendingToolCalls(e *agui.RunFinished) []string {
+	if e.Outcome != nil && e.Outcome.Type == "success" && len(e.Outcome.PendingToolCallIDs) > 0 {
+		return slices.Clone(e.Outcome.PendingToolCallIDs)
+	}
+	var out []string
+	for _, id := range r.RunToolCalls {
+		if !r.Answered[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func (r *reduceState) openMessage(id string, role agui.Role, name string, b *agui.Base, typ, kind string, warn warnf) {
+	existing := r.find(id)
+	if existing != nil && existing.Role == agui.RoleActivity {
+		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
+		return
+	}
+	target := existing
+	if target == nil {
+		if role == "" {
+			role = agui.RoleAssistant
+		}
+		target = &agui.Message{ID: id, Role: role, Content: agui.TextContent(""), Name: name}
+		if b.SubagentRunID.IsSet() {
+			target.SubagentRunID = b.SubagentRunID
+		}
+		r.push(target)
+	}
+	mergeInto(&target.Metadata, b)
+}
+
+func (r *reduceState) appendContent(id, delta string, b *agui.Base, typ, kind string, warn warnf) {
+	m := r.find(id)
+	if m == nil {
+		warn("%s: No message found with ID '%s'", typ, id)
+		return
+	}
+	if m.Role == agui.RoleActivity {
+		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
+		return
+	}
+	existing := ""
+	if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
+		existing = m.Content.Text
+	}
+	m.Content = agui.TextContent(existing + delta)
+	mergeInto(&m.Metadata, b)
+}
+
+func (r *reduceState) closeMessage(id string, b *agui.Base, typ, kind string, warn warnf) {
+	m := r.find(id)
+	if m == nil {
+		warn("%s: No message found with ID '%s'", typ, id)
+		return
+	}
+	if m.Role == agui.RoleActivity {
+		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
+		return
+	}
+	mergeInto(&m.Metadata, b)
+}
+
+func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
+	if !slices.Contains(r.RunToolCalls, e.ToolCallID) {
+		r.RunToolCalls = append(r.RunToolCalls, e.ToolCallID)
+	}
+	if _, tc := r.findToolCall(e.ToolCallID); tc != nil {
+		if tc.Function.Name != e.ToolCallName {
+			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, tc.Function.Name, e.ToolCallName)
+			tc.Function.Name = e.ToolCallName
+		}
+		mergeInto(&tc.Metadata, &e.Base)
+		return
+	}
+	var target *agui.Message
+	created := false
+	if e.ParentMessageID != "" {
+		existing := r.find(e.ParentMessageID)
+		if existing != nil && existing.Role == agui.RoleAssistant {
+			target = existing
+		} else {
+			id := e.ParentMessageID
+			if existing != nil {
+				warn("TOOL_CALL_START: parentMessageId '%s' matches a '%s' message, not assistant — falling back to toolCallId", e.ParentMessageID, existing.Role)
+				id = e.ToolCallID
+			}
+			target, created = &agui.Message{ID: id, Role: agui.RoleAssistant, ToolCalls: []agui.ToolCall{}}, true
+		}
+	} else {
+		target, created = &agui.Message{ID: e.ToolCallID, Role: agui.RoleAssistant, ToolCalls: []agui.ToolCall{}}, true
+	}
+	if created {
+		// A message created here may reuse an id already present (the
+		// reference does not check); it counts as new for the subagent tag.
+		if e.SubagentRunID.IsSet() && r.find(target.ID) == nil {
+			target.SubagentRunID = e.SubagentRunID
+		}
+		r.push(target)
+	}
+	tc := agui.ToolCall{ID: e.ToolCallID, Type: "function", Function: agui.FunctionCall{Name: e.ToolCallName}}
+	mergeInto(&tc.Metadata, &e.Base)
+	target.ToolCalls = append(target.ToolCalls, tc)
+	if _, ok := r.toolOwner[tc.ID]; !ok {
+		r.toolOwner[tc.ID] = target
+	}
+}
+
+func (r *reduceState) toolResult(e *agui.ToolCallResult) {
+	if r.Answered == nil {
+		r.Answered = map[string]bool{}
+	}
+	r.Answered[e.ToolCallID] = true
+	role := e.Role
+	if role == "" {
+		role = agui.RoleTool
+	}
+	m := &agui.Message{ID: e.MessageID, ToolCallID: e.ToolCallID, Role: role, Content: cloneContent(e.Content)}
+	if e.SubagentRunID.IsSet() {
+		m.SubagentRunID = e.SubagentRunID
+	}
+	mergeInto(&m.Metadata, &e.Base)
+	owner := -1
+	if o, _ := r.findToolCall(e.ToolCallID); o != nil && o.Role == agui.RoleAssistant {
+		owner = r.index(o)
+	} else {
+		owner = slices.IndexFunc(r.Messages, func(x *agui.Message) bool {
+			return x.Role == agui.RoleAssistant && slices.ContainsFunc(x.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.ToolCallID })
+		})
+	}
+	if owner < 0 {
+		r.push(m)
+		return
+	}
+	at := owner + 1
+	for at < len(r.Messages) && r.Messages[at].Role == agui.RoleTool {
+		at++
+	}
+	r.Messages = slices.Insert(r.Messages, at, m)
+	if x, dup := r.byID[m.ID]; dup && x != m {
+		r.reindex() // the first message with this id may now be the new one
+	} else {
+		r.byID[m.ID] = m
+	}
+}
+
+func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
+	incoming := make([]*agui.Message, len(e.Messages))
+	byID := make(map[string]*agui.Message, len(e.Messages))
+	hasActivity, hasReasoning := false, false
+	for i := range e.Messages {
+		m := cloneMessage(&e.Messages[i])
+		incoming[i] = m
+		byID[m.ID] = m
+		hasActivity = hasActivity || m.Role == agui.RoleActivity
+		hasReasoning = hasReasoning || m.Role == agui.RoleReasoning
+	}
+	owned, scope := authoritativeActivityTypes(e.Metadata)
+	keepLocal := func(m *agui.Message) bool {
+		switch m.Role {
+		case agui.RoleActivity:
+			switch scope {
+			case scopeList:
+				return !slices.Contains(owned, m.ActivityType)
+			case scopeAll:
+				return false
+			default:
+				return !hasActivity
+			}
+		case agui.RoleReasoning:
+			return !hasReasoning
+		}
+		return false
+	}
+	next := make([]*agui.Message, 0, len(r.Messages)+len(incoming))
+	seen := map[string]bool{}
+	for _, m := range r.Messages {
+		if s, ok := byID[m.ID]; ok {
+			next = append(next, s)
+		} else if keepLocal(m) {
+			next = append(next, m)
+		} else {
+			continue
+		}
+		seen[m.ID] = true
+	}
+	for _, m := range incoming {
+		if !seen[m.ID] {
+			next = append(next, m)
+		}
+	}
+	r.Messages = next
+	r.reindex()
+}
+
+type activityScope int
+
+const (
+	scopeInferred activityScope = iota // no declaration: a snapshot with activity messages owns all
+	scopeAll                           // declared null: owns every activity type
+	scopeList                          // declared list: owns those types
+)
+
+// authoritativeActivityTypes reads metadata["@ag-ui/client"].authoritativeActivityTypes.
+func authoritativeActivityTypes(md agui.Metadata) ([]string, activityScope) {
+	v, ok := md["@ag-ui/client"]
+	if !ok {
+		return nil, scopeInferred
+	}
+	var obj map[string]jsontext.Value
+	if agui.UnmarshalValue(v, &obj) != nil || obj == nil {
+		return nil, scopeList
+	}
+	types, ok := obj["authoritativeActivityTypes"]
+	if !ok {
+		return nil, scopeInferred
+	}
+	if types.Kind() == 'n' {
+		return nil, scopeAll
+	}
+	var list []string
+	if agui.UnmarshalValue(types, &list) != nil {
+		return nil, scopeList
+	}
+	return list, scopeList
+}
+
+func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
+	existing := r.find(e.MessageID)
+	replace := e.Replace == nil || *e.Replace
+	fresh := &agui.Message{ID: e.MessageID, Role: agui.RoleActivity, ActivityType: e.ActivityType,
+		Content: agui.Content{Object: e.Content.Clone(), Present: true}}
+	if e.SubagentRunID.IsSet() {
+		fresh.SubagentRunID = e.SubagentRunID
+	}
+	var target *agui.Message
+	switch {
+	case existing == nil:
+		r.push(fresh)
+		target = fresh
+	case existing.Role == agui.RoleActivity:
+		if replace {
+			existing.ActivityType = e.ActivityType
+			existing.Content = fresh.Content
+			existing.SubagentRunID = fresh.SubagentRunID
+		}
+		target = existing
+	case replace:
+		i := r.index(existing)
+		r.Messages[i] = fresh
+		r.reindex()
+		target = fresh
+	}
+	if target != nil {
+		mergeInto(&target.Metadata, &e.Base)
+	}
+}
+
+func (r *reduceState) activityDelta(e *agui.ActivityDelta, warn warnf) {
+	m := r.find(e.MessageID)
+	if m == nil {
+		return
+	}
+	if m.Role != agui.RoleActivity {
+		warn("ACTIVITY_DELTA: Message '%s' is not an activity message", e.MessageID)
+		return
+	}
+	mergeInto(&m.Metadata, &e.Base)
+	base := m.Content.Object
+	if base == nil {
+		base = jsontext.Value("{}")
+	}
+	next, err := applyPatch(base, e.Patch)
+	if err != nil {
+		warn("Failed to apply activity patch for '%s': %v", e.MessageID, err)
+		return
+	}
+	m.Content = agui.Content{Object: next, Present: true}
+	m.ActivityType = e.ActivityType
+}
+
+// applyPatch applies an RFC 6902 patch atomically: on any failure (including
+// a failed `test`) the document is unchanged and the error says why.
+func applyPatch(doc, patch jsontext.Value) (out jsontext.Value, err error) {
+	defer func() {
+		// The patch library is not written for hostile input; a panic there
+		// must not take the fold down.
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("patch could not be applied: %v", p)
+		}
+	}()
+	p, err := jsonpatch.DecodePatch(patch)
+	if err != nil {
+		return nil, err
+	}
+	opts := jsonpatch.NewApplyOptions()
+	opts.EnsurePathExistsOnAdd = false
+	res, err := p.ApplyWithOptions(doc, opts)
+	if err != nil {
+		return nil, err
+	}
+	return jsontext.Value(res), nil
+}
+
+func cloneContent(c agui.Content) agui.Content {
+	c.Parts = slices.Clone(c.Parts)
+	c.Object = c.Object.Clone()
+	return c
+}
+
+// cloneMessage copies a message out of an event, so that applying a record
+// never changes the record (the same records may be folded again).
+func cloneMessage(m *agui.Message) *agui.Message {
+	c := *m
+	c.Content = cloneContent(m.Content)
+	if m.ToolCalls != nil {
+		c.ToolCalls = make([]agui.ToolCall, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			tc.Metadata = maps.Clone(tc.Metadata)
+			c.ToolCalls[i] = tc
+		}
+	}
+	c.Metadata = maps.Clone(m.Metadata)
+	if c.SubagentRunID.State == agui.Null {
+		c.SubagentRunID = agui.OptString{}
+	}
+	return &c
+}

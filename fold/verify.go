@@ -1,0 +1,528 @@
+package fold
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+)
+
+// tag is the subagent an entity or event belongs to; Has false means the
+// parent agent.
+type tag struct {
+	ID  string `json:"id,omitempty"`
+	Has bool   `json:"has,omitempty"`
+}
+
+func tagFrom(o agui.OptString) tag { return tag{ID: o.Value, Has: o.IsSet()} }
+
+func (t tag) name() string {
+	if !t.Has {
+		return "(the parent agent)"
+	}
+	return t.ID
+}
+
+type stepOwner struct {
+	Owner tag      `json:"owner"`
+	Names []string `json:"names,omitempty"`
+}
+
+// verifyState checks each event against the reference verifier's rules
+// (verifyEvents, research/agui.md §3.3). Unlike the reference it does not
+// stop at the first error: a failing event is reported and skipped, and the
+// state only changes for events that pass.
+type verifyState struct {
+	FirstSeen   bool `json:"firstSeen,omitempty"`
+	RunStarted  bool `json:"runStarted,omitempty"`
+	RunFinished bool `json:"runFinished,omitempty"`
+	RunErrored  bool `json:"runErrored,omitempty"`
+
+	Messages  []string `json:"messages,omitempty"`
+	Tools     []string `json:"tools,omitempty"`
+	Spans     []string `json:"spans,omitempty"`
+	Reasoning []string `json:"reasoning,omitempty"`
+
+	MessageOwners   map[string]tag `json:"messageOwners,omitempty"`
+	ToolOwners      map[string]tag `json:"toolOwners,omitempty"`
+	ActivityOwners  map[string]tag `json:"activityOwners,omitempty"`
+	ReasoningOwners map[string]tag `json:"reasoningOwners,omitempty"`
+
+	Steps     []stepOwner     `json:"steps,omitempty"`
+	Subagents []string        `json:"subagents,omitempty"`
+	Closed    map[string]bool `json:"closed,omitempty"`
+}
+
+func (v *verifyState) resetRun() {
+	*v = verifyState{FirstSeen: true, RunStarted: true}
+}
+
+func setOwner(m *map[string]tag, id string, t tag) {
+	if *m == nil {
+		*m = map[string]tag{}
+	}
+	(*m)[id] = t
+}
+
+func remove(s []string, id string) []string {
+	if i := slices.Index(s, id); i >= 0 {
+		return slices.Delete(s, i, i+1)
+	}
+	return s
+}
+
+type violation struct {
+	rule Rule
+	msg  string
+}
+
+func fail(rule Rule, format string, args ...any) *violation {
+	return &violation{rule: rule, msg: fmt.Sprintf(format, args...)}
+}
+
+// ownerMismatch is rule 14: a continuation tagged with a subagent other than its opener's.
+func ownerMismatch(typ string, ev agui.OptString, owner tag, known bool, kind, id string) *violation {
+	if !ev.IsSet() || !known {
+		return nil
+	}
+	if owner.Has && owner.ID == ev.Value {
+		return nil
+	}
+	return fail(RuleOwnership, "Cannot send '%s': subagentRunId '%s' does not match the %s '%s' opener's subagent '%s'.", typ, ev.Value, kind, id, owner.name())
+}
+
+// check validates ev and, when it passes, records its effect. A nil result means it passed.
+func (v *verifyState) check(ev agui.Event) *violation {
+	typ := ev.EventType()
+	b := ev.Common()
+	if v.RunErrored && typ != agui.TypeRunStarted {
+		return fail(RuleAfterError, "Cannot send event type '%s': The run has already errored with 'RUN_ERROR'. No further events can be sent.", typ)
+	}
+	if v.RunFinished && typ != agui.TypeRunError && typ != agui.TypeRunStarted {
+		return fail(RuleAfterFinish, "Cannot send event type '%s': The run has already finished with 'RUN_FINISHED'. Start a new run with 'RUN_STARTED'.", typ)
+	}
+	resetRun := false
+	if !v.FirstSeen {
+		// Marked seen even when it fails: one diagnostic for a log that starts
+		// mid-run, not one per event.
+		v.FirstSeen = true
+		if typ != agui.TypeRunStarted && typ != agui.TypeRunError {
+			return fail(RuleFirstEvent, "First event must be 'RUN_STARTED'")
+		}
+	} else if typ == agui.TypeRunStarted {
+		if v.RunStarted && !v.RunFinished && !v.RunErrored {
+			return fail(RuleRunActive, "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.")
+		}
+		resetRun = v.RunFinished || v.RunErrored
+	}
+	if b.SubagentRunID.State == agui.Null {
+		return fail(RuleNullField, "Cannot send '%s' with 'subagentRunId: null'. The field is optional — omit it entirely.", typ)
+	}
+	if bad := subagentFieldChecks(ev); bad != nil {
+		return bad
+	}
+	if rf, ok := ev.(*agui.RunFinished); ok && rf.Outcome != nil && rf.Outcome.Type == "interrupt" {
+		for _, in := range rf.Outcome.Interrupts {
+			if in.SubagentRunID.State == agui.Null {
+				return fail(RuleNullField, "Cannot send 'RUN_FINISHED' with an interrupt (id '%s') carrying 'subagentRunId: null'. The field is optional — omit it entirely.", in.ID)
+			}
+		}
+	}
+	evTag := b.SubagentRunID
+	switch e := ev.(type) {
+	case *agui.TextMessageStart:
+		id := e.MessageID
+		if slices.Contains(v.Messages, id) {
+			return fail(RuleTextOpen, "Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '%s' is already in progress. Complete it with 'TEXT_MESSAGE_END' first.", id)
+		}
+		owner, known := v.MessageOwners[id]
+		if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
+			return bad
+		}
+		v.Messages = append(v.Messages, id)
+		if !known {
+			setOwner(&v.MessageOwners, id, tagFrom(evTag))
+		}
+	case *agui.TextMessageContent:
+		return v.continueText(typ, e.MessageID, evTag, false)
+	case *agui.TextMessageEnd:
+		return v.continueText(typ, e.MessageID, evTag, true)
+	case *agui.ToolCallStart:
+		id := e.ToolCallID
+		if slices.Contains(v.Tools, id) {
+			return fail(RuleToolCall, "Cannot send 'TOOL_CALL_START' event: A tool call with ID '%s' is already in progress. Complete it with 'TOOL_CALL_END' first.", id)
+		}
+		var inherited tag
+		hasInherited := false
+		if e.ParentMessageID != "" {
+			if po, ok := v.MessageOwners[e.ParentMessageID]; ok {
+				if evTag.IsSet() && !(po.Has && po.ID == evTag.Value) {
+					return fail(RuleOwnership, "Cannot send 'TOOL_CALL_START': subagentRunId '%s' does not match its parent message '%s' owner '%s'. A tool call belongs to the message that carries it.", evTag.Value, e.ParentMessageID, po.name())
+				}
+				inherited, hasInherited = po, true
+			}
+		}
+		existing, known := v.ToolOwners[id]
+		if known {
+			if bad := ownerMismatch(typ, evTag, existing, true, "tool call", id); bad != nil {
+				return bad
+			}
+			if !evTag.IsSet() && hasInherited && inherited != existing {
+				return fail(RuleOwnership, "Cannot send 'TOOL_CALL_START': tool call '%s' is owned by '%s' but its parent message '%s' is owned by '%s'. A tool call belongs to the message that carries it.", id, existing.name(), e.ParentMessageID, inherited.name())
+			}
+		}
+		v.Tools = append(v.Tools, id)
+		if !known {
+			t := inherited
+			if evTag.IsSet() {
+				t = tagFrom(evTag)
+			}
+			setOwner(&v.ToolOwners, id, t)
+		}
+	case *agui.ToolCallArgs:
+		return v.continueTool(typ, e.ToolCallID, evTag, false)
+	case *agui.ToolCallEnd:
+		return v.continueTool(typ, e.ToolCallID, evTag, true)
+	case *agui.StepStarted:
+		so := v.stepsFor(tagFrom(evTag))
+		if slices.Contains(so.Names, e.StepName) {
+			in := ""
+			if evTag.IsSet() {
+				in = fmt.Sprintf(" in subagent '%s'", evTag.Value)
+			}
+			return fail(RuleStepActive, "Step \"%s\" is already active for 'STEP_STARTED'%s", e.StepName, in)
+		}
+		so.Names = append(so.Names, e.StepName)
+	case *agui.StepFinished:
+		me := tagFrom(evTag)
+		so := v.stepsFor(me)
+		if !slices.Contains(so.Names, e.StepName) {
+			for _, other := range v.Steps {
+				if other.Owner != me && slices.Contains(other.Names, e.StepName) {
+					who := "the parent agent"
+					if me.Has {
+						who = fmt.Sprintf("subagent '%s'", me.ID)
+					}
+					where := "the parent agent"
+					if other.Owner.Has {
+						where = fmt.Sprintf("subagent '%s'", other.Owner.ID)
+					}
+					return fail(RuleStepNotStarted, "Cannot send 'STEP_FINISHED' for step \"%s\" attributed to %s: that step is open under %s. A step must be finished by whoever started it.", e.StepName, who, where)
+				}
+			}
+			return fail(RuleStepNotStarted, "Cannot send 'STEP_FINISHED' for step \"%s\" that was not started", e.StepName)
+		}
+		so.Names = remove(so.Names, e.StepName)
+	case *agui.ActivitySnapshot:
+		_, known := v.ActivityOwners[e.MessageID]
+		if !known || e.Replace == nil || *e.Replace {
+			setOwner(&v.ActivityOwners, e.MessageID, tagFrom(evTag))
+		}
+	case *agui.ToolCallResult:
+		setOwner(&v.MessageOwners, e.MessageID, tagFrom(evTag))
+	case *agui.ReasoningStart:
+		return v.openReasoning(typ, e.MessageID, evTag, true)
+	case *agui.ReasoningMessageStart:
+		return v.openReasoning(typ, e.MessageID, evTag, false)
+	case *agui.ReasoningMessageContent:
+		return v.continueReasoning(typ, e.MessageID, evTag, false, false)
+	case *agui.ReasoningMessageEnd:
+		return v.continueReasoning(typ, e.MessageID, evTag, false, true)
+	case *agui.ReasoningEnd:
+		return v.continueReasoning(typ, e.MessageID, evTag, true, true)
+	case *agui.ReasoningEncryptedValue:
+		var owner tag
+		var known bool
+		kind := "reasoning message"
+		switch e.Subtype {
+		case "tool-call":
+			owner, known = v.ToolOwners[e.EntityID]
+			kind = "tool call"
+		case "message":
+			owner, known = v.MessageOwners[e.EntityID]
+			if !known {
+				owner, known = v.ReasoningOwners[e.EntityID]
+			}
+			kind = "message"
+		default:
+			owner, known = v.ReasoningOwners[e.EntityID]
+		}
+		return ownerMismatch(typ, evTag, owner, known, kind, e.EntityID)
+	case *agui.ActivityDelta:
+		owner, known := v.ActivityOwners[e.MessageID]
+		return ownerMismatch(typ, evTag, owner, known, "activity", e.MessageID)
+	case *agui.SubagentStarted:
+		if !evTag.IsSet() {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED' without a 'subagentRunId'.")
+		}
+		if !e.Name.IsSet() {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED' without a 'name'.")
+		}
+		id := evTag.Value
+		if slices.Contains(v.Subagents, id) {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': subagent '%s' is already active. Finish it with 'SUBAGENT_FINISHED' first.", id)
+		}
+		if v.Closed[id] {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': subagent '%s' has already finished in this run. Subagent IDs are per-invocation and cannot be reused.", id)
+		}
+		if p := e.ParentSubagentRunID; p.IsSet() && !slices.Contains(v.Subagents, p.Value) && !v.Closed[p.Value] {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '%s' has not been started in this run.", p.Value)
+		}
+		v.Subagents = append(v.Subagents, id)
+	case *agui.SubagentFinished, *agui.SubagentError:
+		if !evTag.IsSet() {
+			return fail(RuleSubagent, "Cannot send '%s' without a 'subagentRunId'.", typ)
+		}
+		if se, ok := e.(*agui.SubagentError); ok && !se.Message.IsSet() {
+			return fail(RuleSubagent, "Cannot send 'SUBAGENT_ERROR' without a 'message'.")
+		}
+		id := evTag.Value
+		if !slices.Contains(v.Subagents, id) {
+			return fail(RuleSubagent, "Cannot send '%s': no active subagent found with ID '%s'. A 'SUBAGENT_STARTED' event must be sent first.", typ, id)
+		}
+		v.Subagents = remove(v.Subagents, id)
+		if v.Closed == nil {
+			v.Closed = map[string]bool{}
+		}
+		v.Closed[id] = true
+	case *agui.MessagesSnapshot:
+		if bad := checkMessageNulls(e.Messages); bad != nil {
+			return bad
+		}
+		v.seedOwners(e.Messages, true)
+	case *agui.RunStarted:
+		var msgs []agui.Message
+		if e.Input != nil {
+			msgs = e.Input.Messages
+		}
+		if bad := checkMessageNulls(msgs); bad != nil {
+			return bad
+		}
+		if resetRun {
+			v.resetRun()
+		}
+		v.RunStarted = true
+		v.seedOwners(msgs, false)
+	case *agui.RunFinished:
+		if bad := v.openAtFinish(); bad != nil {
+			return bad
+		}
+		v.RunFinished = true
+	case *agui.RunError:
+		v.RunErrored = true
+	}
+	return nil
+}
+
+func (v *verifyState) stepsFor(owner tag) *stepOwner {
+	for i := range v.Steps {
+		if v.Steps[i].Owner == owner {
+			return &v.Steps[i]
+		}
+	}
+	v.Steps = append(v.Steps, stepOwner{Owner: owner})
+	return &v.Steps[len(v.Steps)-1]
+}
+
+func (v *verifyState) continueText(typ, id string, evTag agui.OptString, end bool) *violation {
+	if !slices.Contains(v.Messages, id) {
+		if end {
+			return fail(RuleTextNotOpen, "Cannot send 'TEXT_MESSAGE_END' event: No active text message found with ID '%s'. A 'TEXT_MESSAGE_START' event must be sent first.", id)
+		}
+		return fail(RuleTextNotOpen, "Cannot send 'TEXT_MESSAGE_CONTENT' event: No active text message found with ID '%s'. Start a text message with 'TEXT_MESSAGE_START' first.", id)
+	}
+	owner, known := v.MessageOwners[id]
+	if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
+		return bad
+	}
+	if end {
+		v.Messages = remove(v.Messages, id)
+	}
+	return nil
+}
+
+func (v *verifyState) continueTool(typ, id string, evTag agui.OptString, end bool) *violation {
+	if !slices.Contains(v.Tools, id) {
+		if end {
+			return fail(RuleToolCall, "Cannot send 'TOOL_CALL_END' event: No active tool call found with ID '%s'. A 'TOOL_CALL_START' event must be sent first.", id)
+		}
+		return fail(RuleToolCall, "Cannot send 'TOOL_CALL_ARGS' event: No active tool call found with ID '%s'. Start a tool call with 'TOOL_CALL_START' first.", id)
+	}
+	owner, known := v.ToolOwners[id]
+	if bad := ownerMismatch(typ, evTag, owner, known, "tool call", id); bad != nil {
+		return bad
+	}
+	if end {
+		v.Tools = remove(v.Tools, id)
+	}
+	return nil
+}
+
+func (v *verifyState) openReasoning(typ, id string, evTag agui.OptString, span bool) *violation {
+	open := &v.Reasoning
+	if span {
+		open = &v.Spans
+	}
+	if slices.Contains(*open, id) {
+		if span {
+			return fail(RuleReasoning, "Cannot send 'REASONING_START' event: A reasoning span with ID '%s' is already in progress. Complete it with 'REASONING_END' first.", id)
+		}
+		return fail(RuleReasoning, "Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '%s' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.", id)
+	}
+	owner, known := v.ReasoningOwners[id]
+	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
+		return bad
+	}
+	*open = append(*open, id)
+	if !known {
+		setOwner(&v.ReasoningOwners, id, tagFrom(evTag))
+	}
+	return nil
+}
+
+func (v *verifyState) continueReasoning(typ, id string, evTag agui.OptString, span, end bool) *violation {
+	open := &v.Reasoning
+	if span {
+		open = &v.Spans
+	}
+	if !slices.Contains(*open, id) {
+		if span {
+			return fail(RuleReasoning, "Cannot send 'REASONING_END' event: No active reasoning span found with ID '%s'. A 'REASONING_START' event must be sent first.", id)
+		}
+		return fail(RuleReasoning, "Cannot send '%s' event: No active reasoning message found with ID '%s'. Start a reasoning message with 'REASONING_MESSAGE_START' first.", typ, id)
+	}
+	owner, known := v.ReasoningOwners[id]
+	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
+		return bad
+	}
+	if end {
+		*open = remove(*open, id)
+	}
+	return nil
+}
+
+func (v *verifyState) openAtFinish() *violation {
+	var parts []string
+	for _, so := range v.Steps {
+		for _, n := range so.Names {
+			if so.Owner.Has {
+				n = fmt.Sprintf("%s (subagent '%s')", n, so.Owner.ID)
+			}
+			parts = append(parts, n)
+		}
+	}
+	if len(parts) > 0 {
+		return fail(RuleFinishOpen, "Cannot send 'RUN_FINISHED' while steps are still active: %s", strings.Join(parts, ", "))
+	}
+	for _, open := range []struct {
+		ids  []string
+		what string
+	}{
+		{v.Messages, "text messages"},
+		{v.Reasoning, "reasoning messages"},
+		{v.Spans, "reasoning spans"},
+		{v.Tools, "tool calls"},
+		{v.Subagents, "subagents"},
+	} {
+		if len(open.ids) > 0 {
+			return fail(RuleFinishOpen, "Cannot send 'RUN_FINISHED' while %s are still active: %s", open.what, strings.Join(open.ids, ", "))
+		}
+	}
+	return nil
+}
+
+func checkMessageNulls(msgs []agui.Message) *violation {
+	for _, m := range msgs {
+		if m.SubagentRunID.State == agui.Null {
+			return fail(RuleNullField, "Cannot send a message (id '%s') with 'subagentRunId: null'. The field is optional — omit it entirely.", m.ID)
+		}
+	}
+	return nil
+}
+
+func (v *verifyState) seedOwners(msgs []agui.Message, authoritative bool) {
+	for _, m := range msgs {
+		if m.ID == "" {
+			continue
+		}
+		bucket := &v.MessageOwners
+		switch m.Role {
+		case agui.RoleReasoning:
+			bucket = &v.ReasoningOwners
+		case agui.RoleActivity:
+			bucket = &v.ActivityOwners
+		}
+		if _, ok := (*bucket)[m.ID]; authoritative || !ok {
+			setOwner(bucket, m.ID, tagFrom(m.SubagentRunID))
+		}
+		for _, tc := range m.ToolCalls {
+			if tc.ID == "" {
+				continue
+			}
+			if _, ok := v.ToolOwners[tc.ID]; authoritative || !ok {
+				setOwner(&v.ToolOwners, tc.ID, tagFrom(m.SubagentRunID))
+			}
+		}
+	}
+}
+
+// subagentFieldChecks is the part of rule 13 that looks at optional fields sent as null.
+func subagentFieldChecks(ev agui.Event) *violation {
+	typ := ev.EventType()
+	nullField := func(name string) *violation {
+		return fail(RuleSubagent, "Cannot send '%s' with '%s: null'. The field is optional — omit it entirely.", typ, name)
+	}
+	switch e := ev.(type) {
+	case *agui.SubagentStarted:
+		for _, f := range []struct {
+			name string
+			v    agui.OptString
+		}{{"description", e.Description}, {"parentSubagentRunId", e.ParentSubagentRunID}, {"parentToolCallId", e.ParentToolCallID}, {"parentMessageId", e.ParentMessageID}} {
+			if f.v.State == agui.Null {
+				return nullField(f.name)
+			}
+		}
+	case *agui.SubagentError:
+		if e.Code.State == agui.Null {
+			return nullField("code")
+		}
+	case *agui.SubagentFinished:
+		if len(e.Outcome) == 0 {
+			return nil
+		}
+		if e.Outcome.Kind() == 'n' {
+			return nullField("outcome")
+		}
+		var o struct {
+			Type         any `json:"type"`
+			InterruptIDs any `json:"interruptIds"`
+		}
+		if err := agui.UnmarshalValue(e.Outcome, &o); err != nil {
+			return fail(RuleSubagent, "Cannot send '%s': outcome is not an object.", typ)
+		}
+		if o.Type != "success" && o.Type != "suspended" {
+			return fail(RuleSubagent, "Cannot send '%s' with outcome type '%v'. The outcome is either { type: \"success\" } or { type: \"suspended\" }.", typ, o.Type)
+		}
+		if hasNullMember(e.Outcome, "interruptIds") {
+			return fail(RuleSubagent, "Cannot send '%s' with 'outcome.interruptIds: null'. The field is optional — omit it entirely.", typ)
+		}
+		if ids, ok := o.InterruptIDs.([]any); ok {
+			for _, id := range ids {
+				if _, isStr := id.(string); !isStr {
+					return fail(RuleSubagent, "Cannot send '%s' with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.", typ)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func hasNullMember(v []byte, name string) bool {
+	var m map[string]any
+	if agui.UnmarshalValue(v, &m) != nil {
+		return false
+	}
+	val, ok := m[name]
+	return ok && val == nil
+}

@@ -1,0 +1,69 @@
+package fold
+
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// ThreadID returns the thread the fold shows ("" until a run names it).
+func (f *Fold) ThreadID() string { return f.st.ThreadID }
+
+// LastSeq returns the Seq of the last record applied.
+func (f *Fold) LastSeq() uint64 { return f.st.LastSeq }
+
+// Items returns the display items in order. The items are the fold's own:
+// read them, do not change them.
+func (f *Fold) Items() []*model.Item { return f.st.Display.Items }
+
+// Steps returns the agent computer's steps in order (the fold's own; read only).
+func (f *Fold) Steps() []*model.Step { return f.st.Display.Steps }
+
+// Runs returns the runs in the order they started (the fold's own; read only).
+func (f *Fold) Runs() []*model.Run { return f.st.Display.Runs }
+
+// Diagnostics returns every rule violation found so far.
+func (f *Fold) Diagnostics() []Diagnostic { return f.st.Diagnostics }
+
+// Warnings returns the faults the reference reducer tolerates.
+func (f *Fold) Warnings() []Warning { return f.st.Warnings }
+
+// Messages returns the conversation in AG-UI wire shape, as the reference
+// client's defaultApplyEvents would hold it (the fold's own; read only).
+func (f *Fold) Messages() []*agui.Message { return f.st.Reduce.Messages }
+
+// State returns the agent state document as JSON.
+func (f *Fold) State() jsontext.Value { return f.st.Reduce.State }
+
+// Result is the headless summary of a fold, as `agentwatch fold` prints it.
+// Messages and State use the AG-UI wire shapes.
+type Result struct {
+	Messages    []*agui.Message `json:"messages"`
+	State       jsontext.Value  `json:"state"`
+	Steps       []*model.Step   `json:"steps"`
+	Runs        []*model.Run    `json:"runs"`
+	Diagnostics []Diagnostic    `json:"diagnostics"`
+	Warnings    []Warning       `json:"warnings"`
+}
+
+// Summary returns the fold's Result.
+func (f *Fold) Summary() Result {
+	r := Result{Messages: f.Messages(), State: f.State(), Steps: f.Steps(), Runs: f.Runs(), Diagnostics: f.Diagnostics(), Warnings: f.Warnings()}
+	if r.Messages == nil {
+		r.Messages = []*agui.Message{}
+	}
+	if r.Steps == nil {
+		r.Steps = []*model.Step{}
+	}
+	if r.Runs == nil {
+		r.Runs = []*model.Run{}
+	}
+	if r.Diagnostics == nil {
+		r.Diagnostics = []Diagnostic{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []Warning{}
+	}
+	return r
+}

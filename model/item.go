@@ -1,0 +1,152 @@
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// ItemKind says what a display item shows.
+type ItemKind string
+
+// The item kinds.
+const (
+	ItemMessage    ItemKind = "message"    // user, assistant, system or developer text
+	ItemReasoning  ItemKind = "reasoning"  // a reasoning message
+	ItemToolCall   ItemKind = "tool_call"  // a tool call; its step holds the details
+	ItemActivity   ItemKind = "activity"   // an activity message (structured progress)
+	ItemRun        ItemKind = "run"        // a run started (and how it ended)
+	ItemPhase      ItemKind = "phase"      // an AG-UI STEP_STARTED/FINISHED pair
+	ItemSubagent   ItemKind = "subagent"   // a subagent run
+	ItemError      ItemKind = "error"      // a RUN_ERROR
+	ItemCustom     ItemKind = "custom"     // a CUSTOM event
+	ItemRaw        ItemKind = "raw"        // a RAW event
+	ItemUnknown    ItemKind = "unknown"    // an event of a type AG-UI does not define
+	ItemDiagnostic ItemKind = "diagnostic" // input the fold rejected, with why
+)
+
+// Item is one row of the transcript. Items appear in the order their first
+// event arrived and are updated in place while they stream.
+type Item struct {
+	// Seq orders items; it is assigned when the item is created and never reused.
+	Seq uint64 `json:"seq"`
+	// ID is the protocol id the item stands for (message id, tool call id, run id…).
+	ID   string   `json:"id"`
+	Kind ItemKind `json:"kind"`
+	// Status is open while the item streams.
+	Status Status `json:"status"`
+	// Version increases with every change, for render caches.
+	Version uint64 `json:"version"`
+
+	RunID         string `json:"runId,omitempty"`
+	SubagentRunID string `json:"subagentRunId,omitempty"`
+	Role          string `json:"role,omitempty"`
+	// Name is a message author name, a custom event name, a phase or subagent name.
+	Name string `json:"name,omitempty"`
+	// Text is the message text, reasoning, error or diagnostic message.
+	Text string `json:"text,omitempty"`
+	// Step is the index into the steps of the tool call this item shows (-1 for none).
+	Step int `json:"step"`
+	// Data is structured content: activity content, a custom value, a raw or unknown event.
+	Data json.RawMessage `json:"data,omitempty"`
+
+	// FirstSeq and LastSeq are the records that created and last changed the item.
+	FirstSeq uint64    `json:"firstSeq"`
+	LastSeq  uint64    `json:"lastSeq"`
+	Started  time.Time `json:"started,omitzero"`
+	Updated  time.Time `json:"updated,omitzero"`
+}
+
+// Image is a picture attached to a step (a screenshot), kept as the
+// producer sent it: inline bytes or a URL, never fetched.
+type Image struct {
+	MimeType string `json:"mimeType,omitempty"`
+	// Data is the decoded image bytes when the producer sent them inline.
+	Data []byte `json:"data,omitempty"`
+	// URL is where the producer says the image is; agentwatch never fetches it.
+	URL string `json:"url,omitempty"`
+	// Truncated is set when Data was larger than the fold keeps.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Step is a tool call seen as an action on the agent's computer.
+type Step struct {
+	Index      int      `json:"index"`
+	ToolCallID string   `json:"toolCallId"`
+	ToolName   string   `json:"toolName"`
+	Category   Category `json:"category"`
+	// Location is the path or URL the step acts on, when upstream says.
+	Location string `json:"location,omitempty"`
+	Status   Status `json:"status"`
+
+	MessageID     string `json:"messageId,omitempty"`
+	RunID         string `json:"runId,omitempty"`
+	SubagentRunID string `json:"subagentRunId,omitempty"`
+
+	// Args is the argument text as streamed; ArgsJSON is it parsed, when valid JSON.
+	Args     string          `json:"args"`
+	ArgsJSON json.RawMessage `json:"argsJson,omitempty"`
+	// Result is the text of the tool result; ResultJSON the full content when it had parts.
+	Result     string          `json:"result,omitempty"`
+	ResultJSON json.RawMessage `json:"resultJson,omitempty"`
+	HasResult  bool            `json:"hasResult,omitempty"`
+	ExitCode   *int            `json:"exitCode,omitempty"`
+	// Screenshots are the images of the tool result, in order.
+	Screenshots []Image `json:"screenshots,omitempty"`
+
+	Started  time.Time     `json:"started,omitzero"`
+	Ended    time.Time     `json:"ended,omitzero"`
+	// DurationMS is how long the step took, in milliseconds (0 when unknown).
+	DurationMS int64 `json:"durationMs,omitempty"`
+	FirstSeq uint64        `json:"firstSeq"`
+	LastSeq  uint64        `json:"lastSeq"`
+}
+
+// Duration returns how long the step took (0 when unknown).
+func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * time.Millisecond }
+
+// Label is the step as a short phrase: the verb for its category (present
+// tense while running, past when done) and its location, or "Using <tool>"
+// for a step of category other.
+func (s *Step) Label() string {
+	done := s.Status.Done()
+	verb := s.Category.Verb(done)
+	if verb == "" {
+		if done {
+			verb = "Used " + s.ToolName
+		} else {
+			verb = "Using " + s.ToolName
+		}
+	}
+	if s.Location == "" {
+		return verb
+	}
+	return verb + " · " + s.Location
+}
+
+// Run is one agent run of the thread; ParentRunID links it into the run tree.
+type Run struct {
+	ThreadID    string          `json:"threadId"`
+	RunID       string          `json:"runId"`
+	ParentRunID string          `json:"parentRunId,omitempty"`
+	Status      Status          `json:"status"`
+	Outcome     string          `json:"outcome,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	ErrorCode   string          `json:"errorCode,omitempty"`
+	Result      json.RawMessage `json:"result,omitempty"`
+	Usage       json.RawMessage `json:"usage,omitempty"`
+	// PendingToolCalls are the calls the run left for the client to answer.
+	PendingToolCalls []string  `json:"pendingToolCalls,omitempty"`
+	Started          time.Time `json:"started,omitzero"`
+	Ended            time.Time `json:"ended,omitzero"`
+	FirstSeq         uint64    `json:"firstSeq"`
+	LastSeq          uint64    `json:"lastSeq"`
+}
+
+// Snapshot is a fold's whole state as JSON, independent of the fold it came
+// from: later folding never changes it. Restoring it into a fresh fold and
+// folding the rest of the records gives what folding everything would.
+type Snapshot struct {
+	// Version is the snapshot format; a fold refuses a version it does not know.
+	Version int             `json:"version"`
+	State   json.RawMessage `json:"state"`
+}

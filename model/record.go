@@ -1,0 +1,53 @@
+// Package model holds the plain data that flows between agentwatch's layers:
+// records read from sources, and the display items, steps and snapshots the
+// fold builds from them. It has no logic beyond small methods.
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Proto names the protocol a record was read in.
+type Proto string
+
+// The protocols agentwatch reads.
+const (
+	ProtoAGUI Proto = "agui"
+	ProtoACP  Proto = "acp"
+)
+
+// Event is a decoded protocol event. Each protocol package supplies its own
+// concrete types; EventType returns the wire name (for AG-UI the `type` field).
+type Event interface {
+	EventType() string
+}
+
+// Record is one item read from a source: the raw bytes as they arrived, the
+// decoded event, its place in arrival order and its time.
+type Record struct {
+	// Seq numbers records from 1 in arrival order; a source never reuses one.
+	Seq uint64
+	// At is the event's own timestamp when it has one, else its arrival time
+	// (zero when neither is known, as for a saved log without timestamps).
+	At time.Time
+	// Proto is the protocol the record was read in.
+	Proto Proto
+	// Raw is the event exactly as read (one JSON value), kept so nothing is lost.
+	Raw json.RawMessage
+	// Event is the decoded event; never nil for a record a source produced.
+	Event Event
+}
+
+// Unreadable stands in for input a source could not turn into an event: a
+// line that is not JSON, a value that is not an object, a cut-off tail. The
+// fold shows it as a diagnostic, so nothing read is silently dropped.
+type Unreadable struct {
+	// Reason says what was wrong, in words a user understands.
+	Reason string
+	// Offset is the byte offset in the input where the bad part starts (-1 when unknown).
+	Offset int64
+}
+
+// EventType reports the empty type: unreadable input has none.
+func (u *Unreadable) EventType() string { return "" }
