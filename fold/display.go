@@ -22,9 +22,9 @@ const MaxDataBytes = 256 << 10
 // displayState is the view model on top of the reference messages: items
 // with streaming state, the agent computer's steps, runs and their tree.
 type displayState struct {
-	Items []*model.Item  `json:"items"`
-	Steps []*model.Step  `json:"steps"`
-	Runs  []*model.Run   `json:"runs"`
+	Items []*model.Item     `json:"items"`
+	Steps []*model.Step     `json:"steps"`
+	Runs  []*model.Run      `json:"runs"`
 	Keys  map[string]uint64 `json:"keys,omitempty"` // item key → item seq
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`

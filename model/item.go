@@ -93,12 +93,12 @@ type Step struct {
 	// Screenshots are the images of the tool result, in order.
 	Screenshots []Image `json:"screenshots,omitempty"`
 
-	Started  time.Time     `json:"started,omitzero"`
-	Ended    time.Time     `json:"ended,omitzero"`
+	Started time.Time `json:"started,omitzero"`
+	Ended   time.Time `json:"ended,omitzero"`
 	// DurationMS is how long the step took, in milliseconds (0 when unknown).
-	DurationMS int64 `json:"durationMs,omitempty"`
-	FirstSeq uint64        `json:"firstSeq"`
-	LastSeq  uint64        `json:"lastSeq"`
+	DurationMS int64  `json:"durationMs,omitempty"`
+	FirstSeq   uint64 `json:"firstSeq"`
+	LastSeq    uint64 `json:"lastSeq"`
 }
 
 // Duration returns how long the step took (0 when unknown).

@@ -286,9 +286,9 @@ type SubagentStarted struct {
 
 // SubagentFinished closes a subagent run.
 type SubagentFinished struct {
-	Base       `json:",inline"`
-	Result     jsontext.Value `json:"result,omitzero"`
-	Outcome    jsontext.Value `json:"outcome,omitzero"`
+	Base    `json:",inline"`
+	Result  jsontext.Value `json:"result,omitzero"`
+	Outcome jsontext.Value `json:"outcome,omitzero"`
 }
 
 // SubagentError ends a subagent run with an error.

@@ -24,17 +24,17 @@ const (
 // apply depends on Role; the JSON form writes only those that are present,
 // so a folded message compares equal to the reference client's.
 type Message struct {
-	ID             string          `json:"id"`
-	Role           Role            `json:"role"`
-	Content        Content         `json:"content,omitzero"`
-	Name           string          `json:"name,omitempty"`
-	ToolCalls      []ToolCall      `json:"toolCalls,omitempty"`
-	ToolCallID     string          `json:"toolCallId,omitempty"`
-	Error          string          `json:"error,omitempty"`
-	ActivityType   string          `json:"activityType,omitempty"`
-	EncryptedValue string          `json:"encryptedValue,omitempty"`
-	Metadata       Metadata        `json:"metadata,omitzero"`
-	SubagentRunID  OptString       `json:"subagentRunId,omitzero"`
+	ID             string     `json:"id"`
+	Role           Role       `json:"role"`
+	Content        Content    `json:"content,omitzero"`
+	Name           string     `json:"name,omitempty"`
+	ToolCalls      []ToolCall `json:"toolCalls,omitempty"`
+	ToolCallID     string     `json:"toolCallId,omitempty"`
+	Error          string     `json:"error,omitempty"`
+	ActivityType   string     `json:"activityType,omitempty"`
+	EncryptedValue string     `json:"encryptedValue,omitempty"`
+	Metadata       Metadata   `json:"metadata,omitzero"`
+	SubagentRunID  OptString  `json:"subagentRunId,omitzero"`
 }
 
 // ToolCall is a call an assistant message makes. Arguments stay the raw
@@ -152,10 +152,10 @@ type ContentPart struct {
 // PartSource says where a media part's bytes are: inline base64 ("data"),
 // at a URL ("url"), or a provider file handle ("file").
 type PartSource struct {
-	Type     string         `json:"type"`
-	Value    string         `json:"value"`
-	MimeType string         `json:"mimeType,omitempty"`
-	Provider string         `json:"provider,omitempty"`
+	Type     string `json:"type"`
+	Value    string `json:"value"`
+	MimeType string `json:"mimeType,omitempty"`
+	Provider string `json:"provider,omitempty"`
 }
 
 // RunAgentInput is the body that starts a run; RUN_STARTED echoes it as `input`.
@@ -189,10 +189,10 @@ type ContextItem struct {
 // Outcome is how a run (or subagent) ended: success, interrupt, cancelled,
 // or (subagents) suspended. Absent means success.
 type Outcome struct {
-	Type               string         `json:"type"`
-	PendingToolCallIDs []string       `json:"pendingToolCallIds,omitempty"`
-	Interrupts         []Interrupt    `json:"interrupts,omitempty"`
-	InterruptIDs       []string       `json:"interruptIds,omitempty"`
+	Type               string      `json:"type"`
+	PendingToolCallIDs []string    `json:"pendingToolCallIds,omitempty"`
+	Interrupts         []Interrupt `json:"interrupts,omitempty"`
+	InterruptIDs       []string    `json:"interruptIds,omitempty"`
 }
 
 // Interrupt is a question a run leaves for the client to answer.
@@ -209,12 +209,12 @@ type Interrupt struct {
 
 // TokenUsage counts the tokens a run used with one provider and model.
 type TokenUsage struct {
-	Provider              string         `json:"provider,omitempty"`
-	Model                 string         `json:"model,omitempty"`
-	InputTokens           *int64         `json:"inputTokens,omitempty"`
-	OutputTokens          *int64         `json:"outputTokens,omitempty"`
-	TotalTokens           *int64         `json:"totalTokens,omitempty"`
-	ReasoningTokens       *int64         `json:"reasoningTokens,omitempty"`
-	CachedInputTokens     *int64         `json:"cachedInputTokens,omitempty"`
-	CacheWriteInputTokens *int64         `json:"cacheWriteInputTokens,omitempty"`
+	Provider              string `json:"provider,omitempty"`
+	Model                 string `json:"model,omitempty"`
+	InputTokens           *int64 `json:"inputTokens,omitempty"`
+	OutputTokens          *int64 `json:"outputTokens,omitempty"`
+	TotalTokens           *int64 `json:"totalTokens,omitempty"`
+	ReasoningTokens       *int64 `json:"reasoningTokens,omitempty"`
+	CachedInputTokens     *int64 `json:"cachedInputTokens,omitempty"`
+	CacheWriteInputTokens *int64 `json:"cacheWriteInputTokens,omitempty"`
 }
