@@ -31,6 +31,20 @@ type displayState struct {
 
 	itemAt map[uint64]*model.Item
 	stepAt map[string]*model.Step
+	// streaming holds the text of items being streamed (see reduceState.flush).
+	streaming map[*model.Item][]byte
+}
+
+func (d *displayState) flush() {
+	for it, buf := range d.streaming {
+		it.Text = string(buf)
+	}
+	clear(d.streaming)
+}
+
+func (d *displayState) setText(it *model.Item, s string) {
+	delete(d.streaming, it)
+	it.Text = s
 }
 
 func (d *displayState) reindex() {
@@ -258,7 +272,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	case *agui.SubagentError:
 		if it := d.item("sub:" + sub); it != nil {
 			it.Status = model.StatusFailed
-			it.Text = e.Message.Value
+			d.setText(it, e.Message.Value)
 			touch(c, it)
 		}
 	}
@@ -341,7 +355,14 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 
 func (d *displayState) appendText(c *ctx, id, delta string) {
 	if it := d.item("msg:" + id); it != nil && it.Kind != model.ItemActivity {
-		it.Text += delta
+		buf, ok := d.streaming[it]
+		if !ok {
+			buf = append(buf, it.Text...)
+			if d.streaming == nil {
+				d.streaming = map[*model.Item][]byte{}
+			}
+		}
+		d.streaming[it] = append(buf, delta...)
 		touch(c, it)
 	}
 }
@@ -383,7 +404,7 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 		if kind == model.ItemActivity {
 			it.Name, it.Data = m.ActivityType, limitData(m.Content.Object)
 		} else {
-			it.Text = m.Content.String()
+			d.setText(it, m.Content.String())
 		}
 		if it.Status == model.StatusOpen {
 			it.Status = model.StatusCompleted

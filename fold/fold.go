@@ -186,11 +186,18 @@ func (f *Fold) correlate(c *ctx, ev agui.Event) error {
 
 // Export returns the fold's whole state as an independent snapshot.
 func (f *Fold) Export() (model.Snapshot, error) {
+	f.flush()
 	b, err := agui.MarshalValue(&f.st)
 	if err != nil {
 		return model.Snapshot{}, fmt.Errorf("export fold: %w", err)
 	}
 	return model.Snapshot{Version: snapshotVersion, State: b}, nil
+}
+
+// flush makes streamed text readable; every read of the fold goes through it.
+func (f *Fold) flush() {
+	f.st.Reduce.flush()
+	f.st.Display.flush()
 }
 
 // Fresh reports whether the fold has applied nothing and restored nothing.
@@ -272,6 +279,7 @@ func (f *Fold) Resume(cx context.Context, h History) error {
 // items are never dropped and item sequence numbers are never reused. It
 // returns how many were dropped.
 func (f *Fold) Evict(n int) int {
+	f.flush()
 	d := &f.st.Display
 	if n <= 0 {
 		return 0

@@ -24,6 +24,18 @@ type reduceState struct {
 	// Derived indexes, rebuilt after a restore and after any reordering.
 	byID      map[string]*agui.Message
 	toolOwner map[string]*agui.Message
+	// streaming holds the text of messages being streamed; see appendContent.
+	streaming map[*agui.Message][]byte
+}
+
+// flush writes streamed text back into its messages. Text grows in a byte
+// buffer because appending to a Go string copies it whole: a message of n
+// deltas would cost O(n²), which a hostile log turns into a hang.
+func (r *reduceState) flush() {
+	for m, buf := range r.streaming {
+		m.Content = agui.TextContent(string(buf))
+	}
+	clear(r.streaming)
 }
 
 func newReduceState() reduceState {
@@ -246,11 +258,17 @@ func (r *reduceState) appendContent(id, delta string, b *agui.Base, typ, kind st
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
 		return
 	}
-	existing := ""
-	if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
-		existing = m.Content.Text
+	buf, ok := r.streaming[m]
+	if !ok {
+		if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
+			buf = append(buf, m.Content.Text...)
+		}
+		if r.streaming == nil {
+			r.streaming = map[*agui.Message][]byte{}
+		}
 	}
-	m.Content = agui.TextContent(existing + delta)
+	r.streaming[m] = append(buf, delta...)
+	m.Content = agui.TextContent("") // stale until flush; only flush reads it
 	mergeInto(&m.Metadata, b)
 }
 
@@ -351,6 +369,7 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 }
 
 func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
+	r.flush()
 	incoming := make([]*agui.Message, len(e.Messages))
 	byID := make(map[string]*agui.Message, len(e.Messages))
 	hasActivity, hasReasoning := false, false
@@ -452,6 +471,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		}
 		target = existing
 	case replace:
+		delete(r.streaming, existing)
 		i := r.index(existing)
 		r.Messages[i] = fresh
 		r.reindex()

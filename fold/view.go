@@ -15,7 +15,7 @@ func (f *Fold) LastSeq() uint64 { return f.st.LastSeq }
 
 // Items returns the display items in order. The items are the fold's own:
 // read them, do not change them.
-func (f *Fold) Items() []*model.Item { return f.st.Display.Items }
+func (f *Fold) Items() []*model.Item { f.flush(); return f.st.Display.Items }
 
 // Steps returns the agent computer's steps in order (the fold's own; read only).
 func (f *Fold) Steps() []*model.Step { return f.st.Display.Steps }
@@ -31,7 +31,7 @@ func (f *Fold) Warnings() []Warning { return f.st.Warnings }
 
 // Messages returns the conversation in AG-UI wire shape, as the reference
 // client's defaultApplyEvents would hold it (the fold's own; read only).
-func (f *Fold) Messages() []*agui.Message { return f.st.Reduce.Messages }
+func (f *Fold) Messages() []*agui.Message { f.flush(); return f.st.Reduce.Messages }
 
 // State returns the agent state document as JSON.
 func (f *Fold) State() jsontext.Value { return f.st.Reduce.State }
