@@ -3,9 +3,12 @@ module github.com/agentwatch/agentwatch
 go 1.26
 
 require (
-	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
-	github.com/go-json-experiment/json v1.27.2 // indirect
+	github.com/evanphx/json-patch/v5 v5.9.11
+	github.com/go-json-experiment/json v1.27.2
+	github.com/spf13/cobra v1.10.2
+)
+
+require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 )

@@ -152,7 +152,9 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 	}
 	for _, e := range expanded {
 		if v := f.st.Verify.check(e); v != nil {
-			f.diagnose(c, e.EventType(), v.rule, v.msg)
+			// Named by the record's own type (a chunk or THINKING_* event may
+			// expand into others); the message names the expanded event.
+			f.diagnose(c, rec.Event.EventType(), v.rule, v.msg)
 			continue
 		}
 		f.st.Reduce.apply(e, func(format string, args ...any) { f.warn(c, e.EventType(), fmt.Sprintf(format, args...)) })
