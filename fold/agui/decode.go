@@ -71,7 +71,7 @@ func malformed(typ string, raw []byte, msg string) *Malformed {
 	m := &Malformed{Err: errors.New(msg)}
 	// The common fields are still useful (timestamp for pacing, subagent tag).
 	_ = unmarshal(raw, &struct {
-		*Base `json:",inline"`
+		*Base
 	}{&m.Base})
 	m.Type = typ
 	return m

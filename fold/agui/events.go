@@ -54,7 +54,7 @@ type Base struct {
 	RawEvent      jsontext.Value `json:"rawEvent,omitzero"`
 	Metadata      Metadata       `json:"metadata,omitzero"`
 	SubagentRunID OptString      `json:"subagentRunId,omitzero"`
-	Unknown       jsontext.Value `json:",unknown"`
+	Unknown       jsontext.Value `json:",embed"`
 }
 
 // EventType returns the event's `type`.
@@ -71,7 +71,7 @@ type Event interface {
 
 // RunStarted opens a run. Input echoes the RunAgentInput the run was started with.
 type RunStarted struct {
-	Base            `json:",inline"`
+	Base
 	ThreadID        string         `json:"threadId"`
 	RunID           string         `json:"runId"`
 	ParentRunID     string         `json:"parentRunId,omitempty"`
@@ -81,7 +81,7 @@ type RunStarted struct {
 
 // RunFinished closes a run; Outcome absent means success.
 type RunFinished struct {
-	Base     `json:",inline"`
+	Base
 	ThreadID string         `json:"threadId"`
 	RunID    string         `json:"runId"`
 	Result   jsontext.Value `json:"result,omitzero"`
@@ -91,7 +91,7 @@ type RunFinished struct {
 
 // RunError ends a run with an error.
 type RunError struct {
-	Base    `json:",inline"`
+	Base
 	Message string       `json:"message"`
 	Code    string       `json:"code,omitempty"`
 	Usage   []TokenUsage `json:"usage,omitempty"`
@@ -99,19 +99,19 @@ type RunError struct {
 
 // StepStarted opens a named step of the agent's own (not a tool call).
 type StepStarted struct {
-	Base     `json:",inline"`
+	Base
 	StepName string `json:"stepName"`
 }
 
 // StepFinished closes a named step.
 type StepFinished struct {
-	Base     `json:",inline"`
+	Base
 	StepName string `json:"stepName"`
 }
 
 // TextMessageStart opens a text message; an empty Role means assistant.
 type TextMessageStart struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 	Role      Role   `json:"role,omitempty"`
 	Name      string `json:"name,omitempty"`
@@ -119,20 +119,20 @@ type TextMessageStart struct {
 
 // TextMessageContent appends Delta to a text message.
 type TextMessageContent struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 	Delta     string `json:"delta"`
 }
 
 // TextMessageEnd closes a text message.
 type TextMessageEnd struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 }
 
 // TextMessageChunk is shorthand for start + content + end; the fold expands it.
 type TextMessageChunk struct {
-	Base      `json:",inline"`
+	Base
 	MessageID OptString `json:"messageId,omitzero"`
 	Role      OptString `json:"role,omitzero"`
 	Delta     OptString `json:"delta,omitzero"`
@@ -141,7 +141,7 @@ type TextMessageChunk struct {
 
 // ToolCallStart opens a tool call, attached to ParentMessageID when given.
 type ToolCallStart struct {
-	Base            `json:",inline"`
+	Base
 	ToolCallID      string `json:"toolCallId"`
 	ToolCallName    string `json:"toolCallName"`
 	ParentMessageID string `json:"parentMessageId,omitempty"`
@@ -149,20 +149,20 @@ type ToolCallStart struct {
 
 // ToolCallArgs appends Delta to a tool call's argument text.
 type ToolCallArgs struct {
-	Base       `json:",inline"`
+	Base
 	ToolCallID string `json:"toolCallId"`
 	Delta      string `json:"delta"`
 }
 
 // ToolCallEnd closes a tool call's arguments.
 type ToolCallEnd struct {
-	Base       `json:",inline"`
+	Base
 	ToolCallID string `json:"toolCallId"`
 }
 
 // ToolCallChunk is shorthand for a tool call's start + args + end.
 type ToolCallChunk struct {
-	Base            `json:",inline"`
+	Base
 	ToolCallID      OptString `json:"toolCallId,omitzero"`
 	ToolCallName    OptString `json:"toolCallName,omitzero"`
 	ParentMessageID OptString `json:"parentMessageId,omitzero"`
@@ -171,7 +171,7 @@ type ToolCallChunk struct {
 
 // ToolCallResult carries what a tool returned, as a new tool message MessageID.
 type ToolCallResult struct {
-	Base       `json:",inline"`
+	Base
 	MessageID  string  `json:"messageId"`
 	ToolCallID string  `json:"toolCallId"`
 	Content    Content `json:"content"`
@@ -180,25 +180,25 @@ type ToolCallResult struct {
 
 // StateSnapshot replaces the agent state with any JSON value.
 type StateSnapshot struct {
-	Base     `json:",inline"`
+	Base
 	Snapshot jsontext.Value `json:"snapshot"`
 }
 
 // StateDelta changes the agent state by an RFC 6902 JSON Patch.
 type StateDelta struct {
-	Base  `json:",inline"`
+	Base
 	Delta jsontext.Value `json:"delta"`
 }
 
 // MessagesSnapshot replaces the conversation by the producer's copy.
 type MessagesSnapshot struct {
-	Base     `json:",inline"`
+	Base
 	Messages []Message `json:"messages"`
 }
 
 // ActivitySnapshot creates or replaces an activity message; Replace absent means true.
 type ActivitySnapshot struct {
-	Base         `json:",inline"`
+	Base
 	MessageID    string         `json:"messageId"`
 	ActivityType string         `json:"activityType"`
 	Content      jsontext.Value `json:"content"`
@@ -207,7 +207,7 @@ type ActivitySnapshot struct {
 
 // ActivityDelta patches an activity message's content.
 type ActivityDelta struct {
-	Base         `json:",inline"`
+	Base
 	MessageID    string         `json:"messageId"`
 	ActivityType string         `json:"activityType"`
 	Patch        jsontext.Value `json:"patch"`
@@ -215,60 +215,60 @@ type ActivityDelta struct {
 
 // Raw passes through a provider-native event.
 type Raw struct {
-	Base   `json:",inline"`
+	Base
 	Event  jsontext.Value `json:"event"`
 	Source string         `json:"source,omitempty"`
 }
 
 // Custom is an application-defined event.
 type Custom struct {
-	Base  `json:",inline"`
+	Base
 	Name  string         `json:"name"`
 	Value jsontext.Value `json:"value"`
 }
 
 // ReasoningStart opens a reasoning span.
 type ReasoningStart struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 }
 
 // ReasoningMessageStart opens a reasoning message.
 type ReasoningMessageStart struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 	Role      Role   `json:"role"`
 }
 
 // ReasoningMessageContent appends Delta to a reasoning message.
 type ReasoningMessageContent struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 	Delta     string `json:"delta"`
 }
 
 // ReasoningMessageEnd closes a reasoning message.
 type ReasoningMessageEnd struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 }
 
 // ReasoningMessageChunk is shorthand for a reasoning message's start + content + end.
 type ReasoningMessageChunk struct {
-	Base      `json:",inline"`
+	Base
 	MessageID OptString `json:"messageId,omitzero"`
 	Delta     OptString `json:"delta,omitzero"`
 }
 
 // ReasoningEnd closes a reasoning span.
 type ReasoningEnd struct {
-	Base      `json:",inline"`
+	Base
 	MessageID string `json:"messageId"`
 }
 
 // ReasoningEncryptedValue attaches an opaque encrypted value to a tool call or message.
 type ReasoningEncryptedValue struct {
-	Base           `json:",inline"`
+	Base
 	Subtype        string `json:"subtype"`
 	EntityID       string `json:"entityId"`
 	EncryptedValue string `json:"encryptedValue"`
@@ -276,7 +276,7 @@ type ReasoningEncryptedValue struct {
 
 // SubagentStarted opens a subagent run, identified by Base.SubagentRunID.
 type SubagentStarted struct {
-	Base                `json:",inline"`
+	Base
 	Name                OptString `json:"name,omitzero"`
 	Description         OptString `json:"description,omitzero"`
 	ParentSubagentRunID OptString `json:"parentSubagentRunId,omitzero"`
@@ -286,49 +286,49 @@ type SubagentStarted struct {
 
 // SubagentFinished closes a subagent run.
 type SubagentFinished struct {
-	Base    `json:",inline"`
+	Base
 	Result  jsontext.Value `json:"result,omitzero"`
 	Outcome jsontext.Value `json:"outcome,omitzero"`
 }
 
 // SubagentError ends a subagent run with an error.
 type SubagentError struct {
-	Base    `json:",inline"`
+	Base
 	Message OptString `json:"message,omitzero"`
 	Code    OptString `json:"code,omitzero"`
 }
 
 // ThinkingStart is the 0.x form of REASONING_START (no id; an optional title).
 type ThinkingStart struct {
-	Base  `json:",inline"`
+	Base
 	Title string `json:"title,omitempty"`
 }
 
 // ThinkingEnd is the 0.x form of REASONING_END.
 type ThinkingEnd struct {
-	Base `json:",inline"`
+	Base
 }
 
 // ThinkingTextMessageStart is the 0.x form of REASONING_MESSAGE_START.
 type ThinkingTextMessageStart struct {
-	Base `json:",inline"`
+	Base
 }
 
 // ThinkingTextMessageContent is the 0.x form of REASONING_MESSAGE_CONTENT.
 type ThinkingTextMessageContent struct {
-	Base  `json:",inline"`
+	Base
 	Delta string `json:"delta"`
 }
 
 // ThinkingTextMessageEnd is the 0.x form of REASONING_MESSAGE_END.
 type ThinkingTextMessageEnd struct {
-	Base `json:",inline"`
+	Base
 }
 
 // Unknown is an event whose type AG-UI 1.0 does not define. Its raw JSON
 // stays in the record; Base holds what could be read of the common fields.
 type Unknown struct {
-	Base `json:",inline"`
+	Base
 }
 
 // Malformed is a known event type with a field of the wrong shape. The fold

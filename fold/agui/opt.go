@@ -76,8 +76,11 @@ func (t Timestamp) Time() time.Time {
 	if !t.Valid {
 		return time.Time{}
 	}
-	sec, frac := math.Modf(t.Millis / 1000)
-	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
+	ms := math.Floor(t.Millis)
+	if ms > math.MaxInt64/1e6 || ms < math.MinInt64/1e6 {
+		return time.Time{}
+	}
+	return time.UnixMilli(int64(ms)).Add(time.Duration((t.Millis - ms) * 1e6)).UTC()
 }
 
 // UnmarshalJSONFrom accepts a number, a numeric string or an RFC 3339 string; null means absent.
