@@ -35,7 +35,8 @@ const (
 
 // Diagnostic is one problem found in the input: which record, what type,
 // which rule and a message a user understands. The event it names was not
-// applied; the fold went on with the next one.
+// applied (except for R1, a missing RUN_STARTED, where dropping the first
+// event would only lose data); the fold went on with the next one.
 type Diagnostic struct {
 	Seq     uint64 `json:"seq"`
 	Type    string `json:"type"`

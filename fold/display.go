@@ -319,7 +319,10 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 				}
 			}
 			touchStep(c, s)
-			d.touchStepItem(c, s)
+			if it := d.item("tool:" + s.ToolCallID); it != nil {
+				it.Status = st // pending: the run left it for the client
+				touch(c, it)
+			}
 		}
 	}
 }

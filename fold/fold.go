@@ -151,6 +151,9 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 		return nil
 	}
 	for _, e := range expanded {
+		if v := f.st.Verify.firstEvent(e); v != nil {
+			f.diagnose(c, rec.Event.EventType(), v.rule, v.msg)
+		}
 		if v := f.st.Verify.check(e); v != nil {
 			// Named by the record's own type (a chunk or THINKING_* event may
 			// expand into others); the message names the expanded event.

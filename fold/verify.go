@@ -92,6 +92,20 @@ func ownerMismatch(typ string, ev agui.OptString, owner tag, known bool, kind, i
 	return fail(RuleOwnership, "Cannot send '%s': subagentRunId '%s' does not match the %s '%s' opener's subagent '%s'.", typ, ev.Value, kind, id, owner.name())
 }
 
+// firstEvent is rule 1. Unlike the other rules it does not stop the event:
+// a log that starts mid-run (a tail, a messages-only export) keeps its
+// first event, and the user is told the run's start is missing.
+func (v *verifyState) firstEvent(ev agui.Event) *violation {
+	if v.FirstSeen {
+		return nil
+	}
+	v.FirstSeen = true
+	if typ := ev.EventType(); typ != agui.TypeRunStarted && typ != agui.TypeRunError {
+		return fail(RuleFirstEvent, "First event must be 'RUN_STARTED'")
+	}
+	return nil
+}
+
 // check validates ev and, when it passes, records its effect. A nil result means it passed.
 func (v *verifyState) check(ev agui.Event) *violation {
 	typ := ev.EventType()
@@ -104,12 +118,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 	}
 	resetRun := false
 	if !v.FirstSeen {
-		// Marked seen even when it fails: one diagnostic for a log that starts
-		// mid-run, not one per event.
 		v.FirstSeen = true
-		if typ != agui.TypeRunStarted && typ != agui.TypeRunError {
-			return fail(RuleFirstEvent, "First event must be 'RUN_STARTED'")
-		}
 	} else if typ == agui.TypeRunStarted {
 		if v.RunStarted && !v.RunFinished && !v.RunErrored {
 			return fail(RuleRunActive, "Cannot send 'RUN_STARTED' while a run is still active. The previous run must be finished with 'RUN_FINISHED' before starting a new run.")
