@@ -1,0 +1,41 @@
+package sources
+
+import "strconv"
+
+// Format is the shape of an AG-UI event log, as detected by NewReader or
+// forced with NewReaderFormat.
+type Format int
+
+// The log formats a Reader understands.
+const (
+	// FormatAuto asks the Reader to detect the format from the first bytes.
+	// Reader.Format reports it when the input held nothing to detect.
+	FormatAuto Format = iota
+	// FormatJSONArray is one JSON array of events, the AG-UI serialization
+	// format; a missing closing bracket is accepted (a log still being written).
+	FormatJSONArray
+	// FormatEventsObject is a JSON object whose member "events" is that array.
+	FormatEventsObject
+	// FormatJSONL is one JSON event per line.
+	FormatJSONL
+	// FormatSSE is text/event-stream as an AG-UI server sends it: one event
+	// per frame in its data: lines.
+	FormatSSE
+)
+
+// String returns the format's short name, as a user would type it.
+func (f Format) String() string {
+	switch f {
+	case FormatAuto:
+		return "auto"
+	case FormatJSONArray:
+		return "json-array"
+	case FormatEventsObject:
+		return "events-object"
+	case FormatJSONL:
+		return "jsonl"
+	case FormatSSE:
+		return "sse"
+	}
+	return "Format(" + strconv.Itoa(int(f)) + ")"
+}

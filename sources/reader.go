@@ -1,0 +1,149 @@
+package sources
+
+import (
+	"bufio"
+	"io"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// DefaultMaxEventBytes is the size limit a new Reader puts on one event.
+const DefaultMaxEventBytes int64 = 64 << 20
+
+// bufferSize is the read buffer: lines up to this size are parsed in place.
+const bufferSize = 64 << 10
+
+// Reader reads AG-UI events from a log, one record per Next call. It reads
+// as it goes and holds one event (at most about MaxEventBytes) plus a read
+// buffer in memory, so it works on pipes and huge logs as well as on small
+// saved files.
+type Reader struct {
+	// MaxEventBytes is the largest event the Reader accepts; a larger one
+	// becomes an Unreadable record and is skipped. Set it before the first
+	// Next; it starts as DefaultMaxEventBytes.
+	MaxEventBytes int64
+
+	slack  int64 // see defaultSlack; tests lower it to reach the oversize path
+	in     *bufio.Reader
+	format Format
+	events eventSource // nil until the first Next has detected the format
+	seq    uint64
+	err    error // sticky: io.EOF or the I/O error that ended reading
+}
+
+// eventSource is one format's reader: it returns the next JSON value as an
+// owned copy, or a problem in its place, or io.EOF / an I/O error.
+type eventSource interface {
+	next() (item, error)
+}
+
+// item is what a format reader found: raw bytes, or why there are none
+// (bad may come with raw, for a valid value that is not an object).
+type item struct {
+	raw []byte
+	bad *model.Unreadable
+}
+
+// NewReader returns a Reader that detects the log's format from its first
+// bytes: '[' a JSON array, '{' an {"events":[…]} object or JSON Lines, an
+// SSE field such as "data:" SSE text, anything else JSON Lines.
+func NewReader(r io.Reader) *Reader {
+	return NewReaderFormat(r, FormatAuto)
+}
+
+// NewReaderFormat returns a Reader for a log known to be in format f
+// (FormatAuto detects it, as NewReader does).
+func NewReaderFormat(r io.Reader, f Format) *Reader {
+	return &Reader{
+		MaxEventBytes: DefaultMaxEventBytes,
+		slack:         defaultSlack,
+		in:            bufio.NewReaderSize(r, bufferSize),
+		format:        f,
+	}
+}
+
+// Format tells which format the Reader reads: the forced one, or the one
+// detected by the first Next (FormatAuto while nothing could be detected,
+// as for empty input).
+func (r *Reader) Format() Format { return r.format }
+
+// Next returns the next record, numbered from 1, and io.EOF after the last.
+// Content problems come back as records whose Event is *model.Unreadable;
+// an error is only ever io.EOF or an error from the underlying reader, after
+// which Next keeps returning it.
+func (r *Reader) Next() (model.Record, error) {
+	if r.err != nil {
+		return model.Record{}, r.err
+	}
+	if r.events == nil {
+		if err := r.start(); err != nil {
+			r.err = err
+			return model.Record{}, err
+		}
+	}
+	it, err := r.events.next()
+	if err != nil {
+		r.err = err
+		return model.Record{}, err
+	}
+	r.seq++
+	rec := model.Record{Seq: r.seq, Proto: model.ProtoAGUI, Raw: it.raw}
+	if it.bad != nil {
+		rec.Event = it.bad
+		return rec, nil
+	}
+	rec.Event = agui.Decode(it.raw)
+	if t, ok := agui.Time(rec.Event); ok {
+		rec.At = t
+	}
+	return rec, nil
+}
+
+// start detects the format when asked to and sets up its reader.
+func (r *Reader) start() error {
+	limit := r.MaxEventBytes
+	if limit <= 0 {
+		limit = DefaultMaxEventBytes
+	}
+	pos, err := skipPreamble(r.in)
+	if err != nil && err != io.EOF {
+		return err
+	}
+	if r.format == FormatAuto {
+		if err == io.EOF {
+			return io.EOF
+		}
+		if r.format, err = detect(r.in); err != nil {
+			return err
+		}
+	}
+	switch r.format {
+	case FormatJSONArray:
+		r.events = newArrayReader(r.in, pos, limit, r.slack, false)
+	case FormatEventsObject:
+		r.events = newArrayReader(r.in, pos, limit, r.slack, true)
+	case FormatSSE:
+		r.events = newSSEReader(r.in, pos, limit)
+	default:
+		r.events = newJSONLReader(r.in, pos, limit)
+	}
+	return nil
+}
+
+// ReadAll reads every record of a log in any format NewReader detects. On
+// an I/O error it returns the records read so far with the error.
+func ReadAll(r io.Reader) ([]model.Record, error) {
+	rd := NewReader(r)
+	var recs []model.Record
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			return recs, err
+		}
+		recs = append(recs, rec)
+	}
+}

@@ -1,0 +1,106 @@
+package sources
+
+import (
+	"bufio"
+	"bytes"
+)
+
+// sseReader reads text/event-stream the way the AG-UI client does: frames
+// end at a blank line; a frame's data: lines, each without one leading
+// space, joined with "\n", are its event; other fields and comments are
+// ignored, and a frame without data is skipped. A bad frame is reported and
+// reading goes on with the next.
+type sseReader struct {
+	lines lineReader
+	limit int64
+	data  []byte // the current frame's data so far; reused across frames
+	frame sseFrame
+}
+
+// sseFrame is what is known about the frame being read.
+type sseFrame struct {
+	dataLines int
+	over      bool  // the data passed the limit and is being skipped
+	start     int64 // offset of the first data line
+	num       int   // its line number
+}
+
+var dataField = []byte("data:")
+
+func newSSEReader(in *bufio.Reader, at position, limit int64) *sseReader {
+	return &sseReader{lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit}
+}
+
+func (s *sseReader) next() (item, error) {
+	for {
+		// Room for the field name: the limit is on the event, not the line.
+		ln, err := s.lines.next(s.limit + int64(len(dataField)) + 1)
+		if err != nil {
+			// A last frame without its blank line still counts.
+			if it, ok := s.flush(false); ok {
+				return it, nil
+			}
+			return item{}, err
+		}
+		if len(ln.text) == 0 && !ln.over {
+			if it, ok := s.flush(true); ok {
+				return it, nil
+			}
+			continue
+		}
+		if bytes.HasPrefix(ln.text, dataField) {
+			s.add(ln)
+		}
+	}
+}
+
+// add appends one data line to the frame.
+func (s *sseReader) add(ln line) {
+	f := &s.frame
+	if f.dataLines == 0 {
+		*f = sseFrame{start: ln.start, num: ln.num}
+		s.data = s.data[:0]
+	}
+	f.dataLines++
+	if f.over {
+		return
+	}
+	v := ln.text[len(dataField):]
+	if len(v) > 0 && v[0] == ' ' {
+		v = v[1:]
+	}
+	if f.dataLines > 1 {
+		s.data = append(s.data, '\n')
+	}
+	if ln.over || int64(len(s.data)+len(v)) > s.limit {
+		f.over = true
+		s.data = s.data[:0]
+		return
+	}
+	s.data = append(s.data, v...)
+}
+
+// flush ends the current frame and returns its event, if it had data.
+// ended is false when the input stopped before the frame's blank line.
+func (s *sseReader) flush(ended bool) (item, bool) {
+	f := s.frame
+	s.frame = sseFrame{}
+	if cap(s.data) > keepBytes {
+		defer func() { s.data = nil }()
+	}
+	if f.dataLines == 0 {
+		return item{}, false
+	}
+	if f.over {
+		return item{bad: tooBig(f.start, s.limit, lineAt(f.num))}, true
+	}
+	text := bytes.Trim(s.data, " \t\r\n")
+	if len(text) == 0 {
+		return item{}, false
+	}
+	sp := span{at: f.start, num: f.num, col: -1}
+	if !ended {
+		sp.unread = s.lines.off - f.start
+	}
+	return value(text, sp), true
+}
