@@ -82,6 +82,18 @@ func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
 	}
 }
 
+// oneFile is the argument rule of the headless commands: exactly one FILE.
+func oneFile(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		return nil
+	}
+	what := "no FILE"
+	if len(args) > 1 {
+		what = fmt.Sprintf("%d files", len(args))
+	}
+	return &exitError{code: exitUnreadable, err: fmt.Errorf("%s needs exactly one FILE (\"-\" for standard input), got %s; see %s --help", cmd.CommandPath(), what, cmd.CommandPath())}
+}
+
 func fileArg(args []string) string {
 	if len(args) == 0 {
 		return ""
@@ -102,7 +114,7 @@ messages and state use the AG-UI wire shapes, built as the reference client
 (@ag-ui/client defaultApplyEvents) builds them, so they can be compared with it.
 Events that break a protocol rule are listed in diagnostics and not applied.
 FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := foldFile(opts, args[0])
 			if err != nil {
@@ -142,7 +154,7 @@ events and events of another thread. Unlike the reference, validate goes on
 after the first problem, so every problem is listed.
 
 Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := foldFile(opts, args[0])
 			if err != nil {
@@ -181,7 +193,7 @@ func newStepsCommand(opts *commonOptions, stdout io.Writer) *cobra.Command {
 The category comes from TOOL_CALL_START.metadata.category (or .kind) and the
 location from .location, or from --tool-kinds; otherwise it is "other".
 FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := foldFile(opts, args[0])
 			if err != nil {
