@@ -118,11 +118,20 @@ func touchStep(c *ctx, s *model.Step) {
 	c.steps[s.Index] = true
 }
 
+// limitData copies raw JSON for an item: strict JSON (normalised when a
+// producer sent invalid UTF-8 or repeated names, so checkpoints can be
+// written), and nothing when it is larger than MaxDataBytes.
 func limitData(v []byte) []byte {
-	if len(v) > MaxDataBytes {
+	if len(v) == 0 || len(v) > MaxDataBytes {
 		return nil
 	}
-	return jsontext.Value(v).Clone()
+	if jsontext.Value(v).IsValid() {
+		return jsontext.Value(v).Clone()
+	}
+	if clean, ok := agui.Normalize(v); ok {
+		return clean
+	}
+	return nil
 }
 
 // apply updates the display for one event that passed verification.

@@ -25,46 +25,92 @@ func marshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(
 
 // Decode turns one JSON value into an AG-UI event. It never fails: a value
 // that is not an object becomes *model.Unreadable, an unknown type *Unknown,
-// and a known type with a malformed field *Malformed.
+// and a known type with a malformed field *Malformed. Input that only a
+// lenient reader accepts (invalid UTF-8, a member given twice) is first
+// normalised (see Normalize), so every decoded event holds strict JSON.
 func Decode(raw []byte) model.Event {
 	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+	ev, strictOK := decode(raw)
+	if strictOK {
+		return ev
+	}
+	if clean, ok := Normalize(raw); ok && !bytes.Equal(clean, raw) {
+		ev, _ = decode(clean)
+	}
+	return ev
+}
+
+// decode decodes strictly; false means the bytes themselves were at fault
+// or the event is malformed, and a normalised copy may decode better.
+func decode(raw []byte) (model.Event, bool) {
 	typ, ok := peekType(raw)
-	if !ok {
+	if !ok || hasTwoTypes(raw) {
 		var probe struct {
 			Type jsontext.Value `json:"type"`
 		}
-		if err := unmarshal(raw, &probe); err != nil {
-			return &model.Unreadable{Reason: "not a JSON object: " + cleanErr(err), Offset: -1}
+		if err := json.Unmarshal(raw, &probe); err != nil {
+			return &model.Unreadable{Reason: "not a JSON object: " + cleanErr(err), Offset: -1}, false
 		}
 		if probe.Type.Kind() != '"' {
 			if len(probe.Type) == 0 {
-				return &model.Unreadable{Reason: "event has no \"type\" member", Offset: -1}
+				return &model.Unreadable{Reason: "event has no \"type\" member", Offset: -1}, true
 			}
-			return &model.Unreadable{Reason: "event \"type\" is not a string", Offset: -1}
+			return &model.Unreadable{Reason: "event \"type\" is not a string", Offset: -1}, true
 		}
-		_ = unmarshal(probe.Type, &typ)
+		_ = json.Unmarshal(probe.Type, &typ)
 		if typ == "" {
-			return &model.Unreadable{Reason: "event \"type\" is empty", Offset: -1}
+			return &model.Unreadable{Reason: "event \"type\" is empty", Offset: -1}, true
 		}
 	}
 	newEvent, known := constructors[typ]
 	if !known {
 		u := &Unknown{}
-		if err := unmarshal(raw, u); err != nil {
+		if err := json.Unmarshal(raw, u); err != nil {
+			if !jsontext.Value(raw).IsValid(decodeOptions) {
+				return &model.Unreadable{Reason: "not a JSON object: " + cleanErr(err), Offset: -1}, false
+			}
 			// Only the common fields are read; when even those are off, keep the type.
 			u = &Unknown{}
 		}
 		u.Type = typ
-		return u
+		return u, true
 	}
 	ev := newEvent()
-	if err := unmarshal(raw, ev); err != nil {
-		return malformed(typ, raw, cleanErr(err))
+	if err := json.Unmarshal(raw, ev); err != nil {
+		return malformed(typ, raw, cleanErr(err)), false
 	}
 	if msg := checkRequired(ev, raw); msg != "" {
-		return malformed(typ, raw, msg)
+		return malformed(typ, raw, msg), true
 	}
-	return ev
+	return ev, true
+}
+
+// hasTwoTypes reports a second "type" member, whose value (the last, as in
+// JavaScript) then decides the type rather than the first one peekType saw.
+func hasTwoTypes(raw []byte) bool {
+	first := bytes.Index(raw, []byte(`"type"`))
+	return first >= 0 && bytes.Contains(raw[first+6:], []byte(`"type"`)) && countTypeMembers(raw) > 1
+}
+
+func countTypeMembers(raw []byte) int {
+	d := jsontext.NewDecoder(bytes.NewReader(raw), decodeOptions)
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return 0
+	}
+	n := 0
+	for d.PeekKind() == '"' {
+		tok, err := d.ReadToken()
+		if err != nil {
+			return n
+		}
+		if tok.String() == "type" {
+			n++
+		}
+		if d.SkipValue() != nil {
+			return n
+		}
+	}
+	return n
 }
 
 func malformed(typ string, raw []byte, msg string) *Malformed {

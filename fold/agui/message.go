@@ -118,7 +118,14 @@ func (c *Content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		*c = Content{Object: v.Clone(), Present: true}
+		obj := v.Clone()
+		if !obj.IsValid() {
+			// A lenient decoder let through bytes a strict encoder refuses.
+			if clean, ok := Normalize(obj); ok {
+				obj = clean
+			}
+		}
+		*c = Content{Object: obj, Present: true}
 		return nil
 	}
 	return fmt.Errorf("content: want a string or an array of parts, got %s", kindName(d.PeekKind()))
