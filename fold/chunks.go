@@ -133,7 +133,7 @@ func ownerName(o string) string {
 
 // expand turns one event into the events the reference pipeline passes on
 // after transformChunks. Non-chunk events may be preceded by synthesized ENDs.
-func (c *chunkState) expand(ev agui.Event) ([]agui.Event, error) {
+func (c *chunkState) expand(ev agui.Event, out []agui.Event) ([]agui.Event, error) {
 	b := ev.Common()
 	switch ev.EventType() {
 	case agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
@@ -142,19 +142,19 @@ func (c *chunkState) expand(ev agui.Event) ([]agui.Event, error) {
 		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeReasoningMessageContent,
 		agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd:
 		if len(c.Lanes) == 0 {
-			return []agui.Event{ev}, nil
+			return append(out, ev), nil
 		}
-		return append(c.closeLane(ownerOf(b), nil), ev), nil
+		return append(c.closeLane(ownerOf(b), out), ev), nil
 	case agui.TypeRunStarted, agui.TypeRunFinished, agui.TypeRunError, agui.TypeMessagesSnapshot:
 		if len(c.Lanes) == 0 {
-			return []agui.Event{ev}, nil
+			return append(out, ev), nil
 		}
-		return append(c.closeAll(nil), ev), nil
+		return append(c.closeAll(out), ev), nil
 	case agui.TypeSubagentFinished, agui.TypeSubagentError:
 		if !b.SubagentRunID.IsSet() {
-			return []agui.Event{ev}, nil
+			return append(out, ev), nil
 		}
-		return append(c.closeLane(b.SubagentRunID.Value, nil), ev), nil
+		return append(c.closeLane(b.SubagentRunID.Value, out), ev), nil
 	}
 	switch e := ev.(type) {
 	case *agui.TextMessageChunk:
@@ -164,7 +164,7 @@ func (c *chunkState) expand(ev agui.Event) ([]agui.Event, error) {
 	case *agui.ReasoningMessageChunk:
 		return c.reasoningChunk(e)
 	}
-	return []agui.Event{ev}, nil
+	return append(out, ev), nil
 }
 
 // chunkBase is the base of a synthesized event: the chunk's subagent tag and,

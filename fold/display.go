@@ -22,15 +22,17 @@ const MaxDataBytes = 256 << 10
 // displayState is the view model on top of the reference messages: items
 // with streaming state, the agent computer's steps, runs and their tree.
 type displayState struct {
-	Items []*model.Item     `json:"items"`
-	Steps []*model.Step     `json:"steps"`
-	Runs  []*model.Run      `json:"runs"`
-	Keys  map[string]uint64 `json:"keys,omitempty"` // item key → item seq
+	Items []*model.Item `json:"items"`
+	Steps []*model.Step `json:"steps"`
+	Runs  []*model.Run  `json:"runs"`
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
 
 	itemAt map[uint64]*model.Item
 	stepAt map[string]*model.Step
+	// keys finds the item that stands for a protocol entity (derived from
+	// the items: the newest item with a key wins).
+	keys map[itemKey]uint64
 	// streaming holds the text of items being streamed (see reduceState.flush).
 	streaming map[*model.Item][]byte
 }
@@ -47,10 +49,46 @@ func (d *displayState) setText(it *model.Item, s string) {
 	it.Text = s
 }
 
+// itemKey names the entity an item stands for: ns is 'm' (message),
+// 't' (tool call), 'r' (run), 'p' (phase, id "subagent/name"), 's' (subagent).
+type itemKey struct {
+	ns byte
+	id string
+}
+
+func keyMsg(id string) itemKey  { return itemKey{'m', id} }
+func keyTool(id string) itemKey { return itemKey{'t', id} }
+func keyRun(id string) itemKey  { return itemKey{'r', id} }
+func keySub(id string) itemKey  { return itemKey{'s', id} }
+func keyPhase(sub, name string) itemKey {
+	return itemKey{'p', sub + "/" + name}
+}
+
+// keyOf is the key an item was added under (zero for items without one).
+func keyOf(it *model.Item) itemKey {
+	switch it.Kind {
+	case model.ItemMessage, model.ItemReasoning, model.ItemActivity:
+		return keyMsg(it.ID)
+	case model.ItemToolCall:
+		return keyTool(it.ID)
+	case model.ItemRun:
+		return keyRun(it.ID)
+	case model.ItemPhase:
+		return keyPhase(it.SubagentRunID, it.Name)
+	case model.ItemSubagent:
+		return keySub(it.ID)
+	}
+	return itemKey{}
+}
+
 func (d *displayState) reindex() {
 	d.itemAt = make(map[uint64]*model.Item, len(d.Items))
+	d.keys = make(map[itemKey]uint64, len(d.Items))
 	for _, it := range d.Items {
 		d.itemAt[it.Seq] = it
+		if k := keyOf(it); k.ns != 0 {
+			d.keys[k] = it.Seq
+		}
 	}
 	d.stepAt = make(map[string]*model.Step, len(d.Steps))
 	for _, s := range d.Steps {
@@ -66,18 +104,19 @@ type ctx struct {
 	steps   map[int]bool
 }
 
-func (d *displayState) item(key string) *model.Item {
+func (d *displayState) item(key itemKey) *model.Item {
 	if d.itemAt == nil {
 		d.reindex()
 	}
-	seq, ok := d.Keys[key]
+	seq, ok := d.keys[key]
 	if !ok {
 		return nil
 	}
 	return d.itemAt[seq]
 }
 
-func (d *displayState) add(c *ctx, f *state, key string, it *model.Item) *model.Item {
+// add appends a new item; it must have the key keyOf gives it (or none).
+func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 	if d.itemAt == nil {
 		d.reindex()
 	}
@@ -94,11 +133,8 @@ func (d *displayState) add(c *ctx, f *state, key string, it *model.Item) *model.
 	}
 	d.Items = append(d.Items, it)
 	d.itemAt[it.Seq] = it
-	if key != "" {
-		if d.Keys == nil {
-			d.Keys = map[string]uint64{}
-		}
-		d.Keys[key] = it.Seq
+	if k := keyOf(it); k.ns != 0 {
+		d.keys[k] = it.Seq
 	}
 	c.changed[it.Seq] = true
 	return it
@@ -150,7 +186,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			run.ParentRunID = e.Input.ParentRunID
 		}
 		d.Runs = append(d.Runs, run)
-		d.add(c, f, "run:"+e.RunID, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
+		d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				d.snapshotMessage(c, f, &e.Input.Messages[i], kinds)
@@ -184,7 +220,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			return model.StatusCompleted
 		})
 		d.closeOpen(c, e.RunID, status)
-		if it := d.item("run:" + e.RunID); it != nil {
+		if it := d.item(keyRun(e.RunID)); it != nil {
 			it.Status = status
 			touch(c, it)
 		}
@@ -198,15 +234,15 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		}
 		d.endRunSteps(c, runID, func(*model.Step) model.Status { return model.StatusFailed })
 		d.closeOpen(c, runID, model.StatusFailed)
-		if it := d.item("run:" + runID); it != nil && !it.Status.Done() {
+		if it := d.item(keyRun(runID)); it != nil && !it.Status.Done() {
 			it.Status = model.StatusFailed
 			touch(c, it)
 		}
-		d.add(c, f, "", &model.Item{ID: runID, Kind: model.ItemError, Status: model.StatusFailed, Text: e.Message, Name: e.Code, SubagentRunID: sub})
+		d.add(c, f, &model.Item{ID: runID, Kind: model.ItemError, Status: model.StatusFailed, Text: e.Message, Name: e.Code, SubagentRunID: sub})
 	case *agui.StepStarted:
-		d.add(c, f, "phase:"+sub+"/"+e.StepName, &model.Item{ID: e.StepName, Kind: model.ItemPhase, Status: model.StatusOpen, Name: e.StepName, SubagentRunID: sub})
+		d.add(c, f, &model.Item{ID: e.StepName, Kind: model.ItemPhase, Status: model.StatusOpen, Name: e.StepName, SubagentRunID: sub})
 	case *agui.StepFinished:
-		if it := d.item("phase:" + sub + "/" + e.StepName); it != nil && !it.Status.Done() {
+		if it := d.item(keyPhase(sub, e.StepName)); it != nil && !it.Status.Done() {
 			it.Status = model.StatusCompleted
 			touch(c, it)
 		}
@@ -251,35 +287,35 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			d.snapshotMessage(c, f, &e.Messages[i], kinds)
 		}
 	case *agui.ActivitySnapshot:
-		key := "msg:" + e.MessageID
+		key := keyMsg(e.MessageID)
 		if it := d.item(key); it != nil {
 			if e.Replace == nil || *e.Replace {
 				it.Data, it.Name = limitData(e.Content), e.ActivityType
 				touch(c, it)
 			}
 		} else {
-			d.add(c, f, key, &model.Item{ID: e.MessageID, Kind: model.ItemActivity, Status: model.StatusCompleted, Name: e.ActivityType, Data: limitData(e.Content), SubagentRunID: sub})
+			d.add(c, f, &model.Item{ID: e.MessageID, Kind: model.ItemActivity, Status: model.StatusCompleted, Name: e.ActivityType, Data: limitData(e.Content), SubagentRunID: sub})
 		}
 	case *agui.ActivityDelta:
-		if it := d.item("msg:" + e.MessageID); it != nil && it.Kind == model.ItemActivity {
+		if it := d.item(keyMsg(e.MessageID)); it != nil && it.Kind == model.ItemActivity {
 			if m := f.Reduce.find(e.MessageID); m != nil && m.Content.Object != nil {
 				it.Data = limitData(m.Content.Object)
 				touch(c, it)
 			}
 		}
 	case *agui.Custom:
-		d.add(c, f, "", &model.Item{ID: e.Name, Kind: model.ItemCustom, Status: model.StatusCompleted, Name: e.Name, Data: limitData(e.Value), SubagentRunID: sub})
+		d.add(c, f, &model.Item{ID: e.Name, Kind: model.ItemCustom, Status: model.StatusCompleted, Name: e.Name, Data: limitData(e.Value), SubagentRunID: sub})
 	case *agui.Raw:
-		d.add(c, f, "", &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
+		d.add(c, f, &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
 	case *agui.SubagentStarted:
-		d.add(c, f, "sub:"+sub, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+		d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
 	case *agui.SubagentFinished:
-		if it := d.item("sub:" + sub); it != nil {
+		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusCompleted
 			touch(c, it)
 		}
 	case *agui.SubagentError:
-		if it := d.item("sub:" + sub); it != nil {
+		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusFailed
 			d.setText(it, e.Message.Value)
 			touch(c, it)
@@ -328,7 +364,7 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 				}
 			}
 			touchStep(c, s)
-			if it := d.item("tool:" + s.ToolCallID); it != nil {
+			if it := d.item(keyTool(s.ToolCallID)); it != nil {
 				it.Status = st // pending: the run left it for the client
 				touch(c, it)
 			}
@@ -353,7 +389,7 @@ func (d *displayState) closeOpen(c *ctx, runID string, status model.Status) {
 }
 
 func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemKind, role, name, sub string) {
-	key := "msg:" + id
+	key := keyMsg(id)
 	if it := d.item(key); it != nil {
 		if it.Kind == model.ItemActivity {
 			return
@@ -362,11 +398,11 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 		touch(c, it)
 		return
 	}
-	d.add(c, f, key, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
+	d.add(c, f, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
 }
 
 func (d *displayState) appendText(c *ctx, id, delta string) {
-	if it := d.item("msg:" + id); it != nil && it.Kind != model.ItemActivity {
+	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity {
 		buf, ok := d.streaming[it]
 		if !ok {
 			buf = append(buf, it.Text...)
@@ -380,7 +416,7 @@ func (d *displayState) appendText(c *ctx, id, delta string) {
 }
 
 func (d *displayState) closeMessage(c *ctx, id string) {
-	if it := d.item("msg:" + id); it != nil && it.Kind != model.ItemActivity && it.Status == model.StatusOpen {
+	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity && it.Status == model.StatusOpen {
 		it.Status = model.StatusCompleted
 		touch(c, it)
 	}
@@ -403,13 +439,13 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 	case agui.RoleActivity:
 		kind = model.ItemActivity
 	}
-	key := "msg:" + m.ID
+	key := keyMsg(m.ID)
 	it := d.item(key)
 	if it == nil {
 		if m.Role == agui.RoleAssistant && m.Content.String() == "" && len(m.ToolCalls) > 0 {
 			// A message that only carries tool calls shows as its steps.
 		} else {
-			it = d.add(c, f, key, &model.Item{ID: m.ID, Kind: kind, Status: model.StatusCompleted, Role: string(m.Role), Name: m.Name, SubagentRunID: m.SubagentRunID.Value})
+			it = d.add(c, f, &model.Item{ID: m.ID, Kind: kind, Status: model.StatusCompleted, Role: string(m.Role), Name: m.Name, SubagentRunID: m.SubagentRunID.Value})
 		}
 	}
 	if it != nil {
@@ -460,7 +496,7 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 	}
 	d.stepAt[s.ToolCallID] = s
 	c.steps[s.Index] = true
-	d.add(c, f, "tool:"+e.ToolCallID, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
+	d.add(c, f, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
 	return s
 }
 
@@ -488,7 +524,7 @@ func (d *displayState) argsDone(s *model.Step, kinds ToolKinds) {
 }
 
 func (d *displayState) touchStepItem(c *ctx, s *model.Step) {
-	if it := d.item("tool:" + s.ToolCallID); it != nil {
+	if it := d.item(keyTool(s.ToolCallID)); it != nil {
 		if s.Status.Done() {
 			it.Status = s.Status
 		}

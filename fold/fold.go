@@ -10,6 +10,7 @@
 package fold
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,6 +57,7 @@ type Fold struct {
 	st       state
 	resuming bool
 	restored bool
+	scratch  []agui.Event // reused by chunk expansion
 }
 
 // New returns an empty fold.
@@ -92,6 +94,7 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 			errs = append(errs, err)
 		}
 	}
+	f.flushPatches()
 	u := Update{Diagnostics: slices.Clone(f.st.Diagnostics[nd:])}
 	for seq := range c.changed {
 		u.Items = append(u.Items, seq)
@@ -107,7 +110,7 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 func (f *Fold) diagnose(c *ctx, typ string, rule Rule, msg string) {
 	d := Diagnostic{Seq: c.seq, Type: typ, Rule: rule, Message: msg}
 	f.st.Diagnostics = append(f.st.Diagnostics, d)
-	f.st.Display.add(c, &f.st, "", &model.Item{ID: typ, Kind: model.ItemDiagnostic, Status: model.StatusFailed, Name: string(rule), Text: msg})
+	f.st.Display.add(c, &f.st, &model.Item{ID: typ, Kind: model.ItemDiagnostic, Status: model.StatusFailed, Name: string(rule), Text: msg})
 }
 
 func (f *Fold) warn(c *ctx, typ, msg string) {
@@ -130,7 +133,7 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 		return nil
 	case *agui.Unknown:
 		f.warn(c, ev.Type, fmt.Sprintf("unknown event type '%s' kept as is", ev.Type))
-		f.st.Display.add(c, &f.st, "", &model.Item{ID: ev.Type, Kind: model.ItemUnknown, Status: model.StatusCompleted, Name: ev.Type, Data: limitData(rec.Raw)})
+		f.st.Display.add(c, &f.st, &model.Item{ID: ev.Type, Kind: model.ItemUnknown, Status: model.StatusCompleted, Name: ev.Type, Data: limitData(rec.Raw)})
 		return nil
 	}
 	ev, ok := rec.Event.(agui.Event)
@@ -145,7 +148,8 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 	if note != "" {
 		f.warn(c, rec.Event.EventType(), note)
 	}
-	expanded, err := f.st.Chunks.expand(ev)
+	expanded, err := f.st.Chunks.expand(ev, f.scratch[:0])
+	f.scratch = expanded[:0]
 	if err != nil {
 		f.diagnose(c, ev.EventType(), RuleChunk, err.Error())
 		return nil
@@ -160,7 +164,10 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 			f.diagnose(c, rec.Event.EventType(), v.rule, v.msg)
 			continue
 		}
-		f.st.Reduce.apply(e, func(format string, args ...any) { f.warn(c, e.EventType(), fmt.Sprintf(format, args...)) })
+		if _, snap := e.(*agui.StateSnapshot); snap {
+			f.flushPatches() // a failing delta before a snapshot still warns
+		}
+		f.st.Reduce.apply(c.seq, e, func(format string, args ...any) { f.warn(c, e.EventType(), fmt.Sprintf(format, args...)) })
 		f.st.Display.apply(c, &f.st, e, f.opts.ToolKinds)
 	}
 	return nil
@@ -199,8 +206,20 @@ func (f *Fold) Export() (model.Snapshot, error) {
 	return model.Snapshot{Version: snapshotVersion, State: b}, nil
 }
 
-// flush makes streamed text readable; every read of the fold goes through it.
+// flushPatches applies waiting state deltas, keeping warnings in record order.
+func (f *Fold) flushPatches() {
+	n := len(f.st.Warnings)
+	f.st.Reduce.flushPatches(func(seq uint64, msg string) {
+		f.st.Warnings = append(f.st.Warnings, Warning{Seq: seq, Type: agui.TypeStateDelta, Message: msg})
+	})
+	if len(f.st.Warnings) > n {
+		slices.SortStableFunc(f.st.Warnings, func(a, b Warning) int { return cmp.Compare(a.Seq, b.Seq) })
+	}
+}
+
+// flush makes streamed text and state readable; every read of the fold goes through it.
 func (f *Fold) flush() {
+	f.flushPatches()
 	f.st.Reduce.flush()
 	f.st.Display.flush()
 }
@@ -275,6 +294,7 @@ func (f *Fold) Resume(cx context.Context, h History) error {
 			return fmt.Errorf("resume: %w", err)
 		}
 	}
+	stage.flushPatches()
 	f.st = stage.st
 	f.restored = true
 	return nil
@@ -299,11 +319,6 @@ func (f *Fold) Evict(n int) int {
 		kept = append(kept, it)
 	}
 	d.Items = kept
-	for k, seq := range d.Keys {
-		if dropped[seq] {
-			delete(d.Keys, k)
-		}
-	}
 	d.reindex()
 	f.st.Evicted += uint64(len(dropped))
 	return len(dropped)

@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"slices"
@@ -26,6 +27,56 @@ type reduceState struct {
 	toolOwner map[string]*agui.Message
 	// streaming holds the text of messages being streamed; see appendContent.
 	streaming map[*agui.Message][]byte
+	// patches are STATE_DELTAs not yet applied; see flushPatches.
+	patches []pendingPatch
+}
+
+// pendingPatch is a STATE_DELTA waiting to be applied.
+type pendingPatch struct {
+	seq   uint64
+	delta jsontext.Value
+}
+
+// flushPatches applies the waiting STATE_DELTAs. The patch library parses
+// and re-encodes the whole state for every patch (13 µs each on the
+// benchmark log, a third of the fold's time), so consecutive deltas are
+// applied as one patch when they all apply, which is the same as applying
+// them in turn; when one fails they are applied one by one, each atomic.
+func (r *reduceState) flushPatches(warn func(seq uint64, msg string)) {
+	switch len(r.patches) {
+	case 0:
+		return
+	case 1:
+	default:
+		var all []byte
+		all = append(all, '[')
+		for _, p := range r.patches {
+			inner := bytes.TrimSpace(p.delta)
+			inner = bytes.TrimSpace(inner[1 : len(inner)-1])
+			if len(inner) == 0 {
+				continue
+			}
+			if len(all) > 1 {
+				all = append(all, ',')
+			}
+			all = append(all, inner...)
+		}
+		all = append(all, ']')
+		if next, err := applyPatch(r.State, all); err == nil {
+			r.State = next
+			r.patches = r.patches[:0]
+			return
+		}
+	}
+	for _, p := range r.patches {
+		next, err := applyPatch(r.State, p.delta)
+		if err != nil {
+			warn(p.seq, fmt.Sprintf("Failed to apply state patch: %v", err))
+			continue
+		}
+		r.State = next
+	}
+	r.patches = r.patches[:0]
 }
 
 // flush writes streamed text back into its messages. Text grows in a byte
@@ -120,7 +171,7 @@ func mergeInto(target *agui.Metadata, b *agui.Base) bool {
 }
 
 // apply applies one verified event.
-func (r *reduceState) apply(ev agui.Event, warn warnf) {
+func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 	b := ev.Common()
 	switch e := ev.(type) {
 	case *agui.TextMessageStart:
@@ -161,14 +212,10 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) {
 	case *agui.ToolCallResult:
 		r.toolResult(e)
 	case *agui.StateSnapshot:
+		r.patches = r.patches[:0] // replaced anyway; flushed first by the fold
 		r.State = e.Snapshot.Clone()
 	case *agui.StateDelta:
-		next, err := applyPatch(r.State, e.Delta)
-		if err != nil {
-			warn("Failed to apply state patch: %v", err)
-			return
-		}
-		r.State = next
+		r.patches = append(r.patches, pendingPatch{seq: seq, delta: e.Delta})
 	case *agui.MessagesSnapshot:
 		r.messagesSnapshot(e)
 	case *agui.ActivitySnapshot:

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"strconv"
+
+	"github.com/agentwatch/agentwatch/model"
 )
 
 // jsonlReader reads JSON Lines: one event per line, blank lines skipped. A
@@ -55,6 +57,16 @@ type span struct {
 // short by the end of the input is reported as a cut-off tail rather than
 // as bad JSON.
 func value(text []byte, sp span) item {
+	if text[0] == '{' && sp.unread == 0 {
+		// Decoding parses it anyway: check only if it turns out unreadable
+		// (saves a full validation pass on every event).
+		return item{raw: bytes.Clone(text), recheck: func() *model.Unreadable { return checkedValue(text, sp).bad }}
+	}
+	return checkedValue(text, sp)
+}
+
+// checkedValue is value with the JSON validated first.
+func checkedValue(text []byte, sp span) item {
 	if validJSON(text) {
 		raw := bytes.Clone(text)
 		if raw[0] != '{' {

@@ -43,6 +43,9 @@ type eventSource interface {
 type item struct {
 	raw []byte
 	bad *model.Unreadable
+	// recheck, when set, says why raw is unreadable in words naming its line
+	// or frame; it is only called when decoding finds raw is not JSON.
+	recheck func() *model.Unreadable
 }
 
 // NewReader returns a Reader that detects the log's format from its first
@@ -94,6 +97,12 @@ func (r *Reader) Next() (model.Record, error) {
 		return rec, nil
 	}
 	rec.Event = agui.Decode(it.raw)
+	if _, bad := rec.Event.(*model.Unreadable); bad && it.recheck != nil {
+		if why := it.recheck(); why != nil {
+			rec.Event, rec.Raw = why, nil
+			return rec, nil
+		}
+	}
 	if t, ok := agui.Time(rec.Event); ok {
 		rec.At = t
 	}

@@ -43,8 +43,20 @@ func Decode(raw []byte) model.Event {
 // decode decodes strictly; false means the bytes themselves were at fault
 // or the event is malformed, and a normalised copy may decode better.
 func decode(raw []byte) (model.Event, bool) {
-	typ, ok := peekType(raw)
-	if !ok || hasTwoTypes(raw) {
+	var typ string
+	var ctor constructor
+	known := false
+	// A second "type" member needs no check here: strict decoding rejects
+	// the repeated name, and the normalised copy keeps the last value.
+	tb, ok := peekType(raw)
+	if ok {
+		// Indexing with string(tb) does not allocate; known types reuse their name.
+		if ctor, known = constructors[string(tb)]; known {
+			typ = ctor.name
+		} else {
+			typ = string(tb)
+		}
+	} else {
 		var probe struct {
 			Type jsontext.Value `json:"type"`
 		}
@@ -61,13 +73,16 @@ func decode(raw []byte) (model.Event, bool) {
 		if typ == "" {
 			return &model.Unreadable{Reason: "event \"type\" is empty", Offset: -1}, true
 		}
+		ctor, known = constructors[typ]
 	}
-	newEvent, known := constructors[typ]
 	if !known {
 		u := &Unknown{}
 		if err := json.Unmarshal(raw, u); err != nil {
 			if !jsontext.Value(raw).IsValid(decodeOptions) {
 				return &model.Unreadable{Reason: "not a JSON object: " + cleanErr(err), Offset: -1}, false
+			}
+			if !jsontext.Value(raw).IsValid() {
+				return &Unknown{Base: Base{Type: typ}}, false // normalise and retry
 			}
 			// Only the common fields are read; when even those are off, keep the type.
 			u = &Unknown{}
@@ -75,42 +90,17 @@ func decode(raw []byte) (model.Event, bool) {
 		u.Type = typ
 		return u, true
 	}
-	ev := newEvent()
+	ev := ctor.make()
 	if err := json.Unmarshal(raw, ev); err != nil {
+		if !jsontext.Value(raw).IsValid(decodeOptions) {
+			return &model.Unreadable{Reason: "not a JSON object: " + cleanErr(err), Offset: -1}, false
+		}
 		return malformed(typ, raw, cleanErr(err)), false
 	}
 	if msg := checkRequired(ev, raw); msg != "" {
 		return malformed(typ, raw, msg), true
 	}
 	return ev, true
-}
-
-// hasTwoTypes reports a second "type" member, whose value (the last, as in
-// JavaScript) then decides the type rather than the first one peekType saw.
-func hasTwoTypes(raw []byte) bool {
-	first := bytes.Index(raw, []byte(`"type"`))
-	return first >= 0 && bytes.Contains(raw[first+6:], []byte(`"type"`)) && countTypeMembers(raw) > 1
-}
-
-func countTypeMembers(raw []byte) int {
-	d := jsontext.NewDecoder(bytes.NewReader(raw), decodeOptions)
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
-		return 0
-	}
-	n := 0
-	for d.PeekKind() == '"' {
-		tok, err := d.ReadToken()
-		if err != nil {
-			return n
-		}
-		if tok.String() == "type" {
-			n++
-		}
-		if d.SkipValue() != nil {
-			return n
-		}
-	}
-	return n
 }
 
 func malformed(typ string, raw []byte, msg string) *Malformed {
@@ -145,38 +135,38 @@ func Time(ev model.Event) (time.Time, bool) {
 }
 
 // peekType reads `"type":"X"` when it is the first member and X has no
-// escapes, which is how every producer we know writes events. Anything else
-// falls back to a full parse.
-func peekType(raw []byte) (string, bool) {
+// escapes, which is how every producer we know writes events. Anything
+// else falls back to a full parse.
+func peekType(raw []byte) ([]byte, bool) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return "", false
+		return nil, false
 	}
 	i = skipSpace(raw, i+1)
 	if !bytes.HasPrefix(raw[i:], []byte(`"type"`)) {
-		return "", false
+		return nil, false
 	}
 	i = skipSpace(raw, i+6)
 	if i >= len(raw) || raw[i] != ':' {
-		return "", false
+		return nil, false
 	}
 	i = skipSpace(raw, i+1)
 	if i >= len(raw) || raw[i] != '"' {
-		return "", false
+		return nil, false
 	}
 	start := i + 1
 	for j := start; j < len(raw); j++ {
 		switch c := raw[j]; {
 		case c == '"':
 			if j == start {
-				return "", false
+				return nil, false
 			}
-			return string(raw[start:j]), true
+			return raw[start:j], true
 		case c == '\\' || c < 0x20 || c >= 0x80:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 func skipSpace(b []byte, i int) int {
@@ -186,43 +176,49 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-var constructors = map[string]func() Event{
-	TypeRunStarted:                 func() Event { return &RunStarted{} },
-	TypeRunFinished:                func() Event { return &RunFinished{} },
-	TypeRunError:                   func() Event { return &RunError{} },
-	TypeStepStarted:                func() Event { return &StepStarted{} },
-	TypeStepFinished:               func() Event { return &StepFinished{} },
-	TypeTextMessageStart:           func() Event { return &TextMessageStart{} },
-	TypeTextMessageContent:         func() Event { return &TextMessageContent{} },
-	TypeTextMessageEnd:             func() Event { return &TextMessageEnd{} },
-	TypeTextMessageChunk:           func() Event { return &TextMessageChunk{} },
-	TypeToolCallStart:              func() Event { return &ToolCallStart{} },
-	TypeToolCallArgs:               func() Event { return &ToolCallArgs{} },
-	TypeToolCallEnd:                func() Event { return &ToolCallEnd{} },
-	TypeToolCallChunk:              func() Event { return &ToolCallChunk{} },
-	TypeToolCallResult:             func() Event { return &ToolCallResult{} },
-	TypeStateSnapshot:              func() Event { return &StateSnapshot{} },
-	TypeStateDelta:                 func() Event { return &StateDelta{} },
-	TypeMessagesSnapshot:           func() Event { return &MessagesSnapshot{} },
-	TypeActivitySnapshot:           func() Event { return &ActivitySnapshot{} },
-	TypeActivityDelta:              func() Event { return &ActivityDelta{} },
-	TypeRaw:                        func() Event { return &Raw{} },
-	TypeCustom:                     func() Event { return &Custom{} },
-	TypeReasoningStart:             func() Event { return &ReasoningStart{} },
-	TypeReasoningMessageStart:      func() Event { return &ReasoningMessageStart{} },
-	TypeReasoningMessageContent:    func() Event { return &ReasoningMessageContent{} },
-	TypeReasoningMessageEnd:        func() Event { return &ReasoningMessageEnd{} },
-	TypeReasoningMessageChunk:      func() Event { return &ReasoningMessageChunk{} },
-	TypeReasoningEnd:               func() Event { return &ReasoningEnd{} },
-	TypeReasoningEncryptedValue:    func() Event { return &ReasoningEncryptedValue{} },
-	TypeSubagentStarted:            func() Event { return &SubagentStarted{} },
-	TypeSubagentFinished:           func() Event { return &SubagentFinished{} },
-	TypeSubagentError:              func() Event { return &SubagentError{} },
-	TypeThinkingStart:              func() Event { return &ThinkingStart{} },
-	TypeThinkingEnd:                func() Event { return &ThinkingEnd{} },
-	TypeThinkingTextMessageStart:   func() Event { return &ThinkingTextMessageStart{} },
-	TypeThinkingTextMessageContent: func() Event { return &ThinkingTextMessageContent{} },
-	TypeThinkingTextMessageEnd:     func() Event { return &ThinkingTextMessageEnd{} },
+var constructors = map[string]constructor{
+	TypeRunStarted:                 {TypeRunStarted, func() Event { return &RunStarted{} }},
+	TypeRunFinished:                {TypeRunFinished, func() Event { return &RunFinished{} }},
+	TypeRunError:                   {TypeRunError, func() Event { return &RunError{} }},
+	TypeStepStarted:                {TypeStepStarted, func() Event { return &StepStarted{} }},
+	TypeStepFinished:               {TypeStepFinished, func() Event { return &StepFinished{} }},
+	TypeTextMessageStart:           {TypeTextMessageStart, func() Event { return &TextMessageStart{} }},
+	TypeTextMessageContent:         {TypeTextMessageContent, func() Event { return &TextMessageContent{} }},
+	TypeTextMessageEnd:             {TypeTextMessageEnd, func() Event { return &TextMessageEnd{} }},
+	TypeTextMessageChunk:           {TypeTextMessageChunk, func() Event { return &TextMessageChunk{} }},
+	TypeToolCallStart:              {TypeToolCallStart, func() Event { return &ToolCallStart{} }},
+	TypeToolCallArgs:               {TypeToolCallArgs, func() Event { return &ToolCallArgs{} }},
+	TypeToolCallEnd:                {TypeToolCallEnd, func() Event { return &ToolCallEnd{} }},
+	TypeToolCallChunk:              {TypeToolCallChunk, func() Event { return &ToolCallChunk{} }},
+	TypeToolCallResult:             {TypeToolCallResult, func() Event { return &ToolCallResult{} }},
+	TypeStateSnapshot:              {TypeStateSnapshot, func() Event { return &StateSnapshot{} }},
+	TypeStateDelta:                 {TypeStateDelta, func() Event { return &StateDelta{} }},
+	TypeMessagesSnapshot:           {TypeMessagesSnapshot, func() Event { return &MessagesSnapshot{} }},
+	TypeActivitySnapshot:           {TypeActivitySnapshot, func() Event { return &ActivitySnapshot{} }},
+	TypeActivityDelta:              {TypeActivityDelta, func() Event { return &ActivityDelta{} }},
+	TypeRaw:                        {TypeRaw, func() Event { return &Raw{} }},
+	TypeCustom:                     {TypeCustom, func() Event { return &Custom{} }},
+	TypeReasoningStart:             {TypeReasoningStart, func() Event { return &ReasoningStart{} }},
+	TypeReasoningMessageStart:      {TypeReasoningMessageStart, func() Event { return &ReasoningMessageStart{} }},
+	TypeReasoningMessageContent:    {TypeReasoningMessageContent, func() Event { return &ReasoningMessageContent{} }},
+	TypeReasoningMessageEnd:        {TypeReasoningMessageEnd, func() Event { return &ReasoningMessageEnd{} }},
+	TypeReasoningMessageChunk:      {TypeReasoningMessageChunk, func() Event { return &ReasoningMessageChunk{} }},
+	TypeReasoningEnd:               {TypeReasoningEnd, func() Event { return &ReasoningEnd{} }},
+	TypeReasoningEncryptedValue:    {TypeReasoningEncryptedValue, func() Event { return &ReasoningEncryptedValue{} }},
+	TypeSubagentStarted:            {TypeSubagentStarted, func() Event { return &SubagentStarted{} }},
+	TypeSubagentFinished:           {TypeSubagentFinished, func() Event { return &SubagentFinished{} }},
+	TypeSubagentError:              {TypeSubagentError, func() Event { return &SubagentError{} }},
+	TypeThinkingStart:              {TypeThinkingStart, func() Event { return &ThinkingStart{} }},
+	TypeThinkingEnd:                {TypeThinkingEnd, func() Event { return &ThinkingEnd{} }},
+	TypeThinkingTextMessageStart:   {TypeThinkingTextMessageStart, func() Event { return &ThinkingTextMessageStart{} }},
+	TypeThinkingTextMessageContent: {TypeThinkingTextMessageContent, func() Event { return &ThinkingTextMessageContent{} }},
+	TypeThinkingTextMessageEnd:     {TypeThinkingTextMessageEnd, func() Event { return &ThinkingTextMessageEnd{} }},
+}
+
+// constructor makes the empty event of one type.
+type constructor struct {
+	name string
+	make func() Event
 }
 
 // Known reports whether typ is an AG-UI 1.0 or legacy event type.

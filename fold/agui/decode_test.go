@@ -113,6 +113,21 @@ func TestDecodeTolerance(t *testing.T) {
 				t.Fatalf("%#v", ev)
 			}
 		}},
+		{"trailing garbage", `{"type":"RUN_ERROR","message":"x"},`, func(t *testing.T, ev model.Event) {
+			if _, ok := ev.(*model.Unreadable); !ok {
+				t.Fatalf("%#v", ev)
+			}
+		}},
+		{"second type member wins", `{"type":"RUN_ERROR","message":"x","type":"STEP_STARTED","stepName":"s"}`, func(t *testing.T, ev model.Event) {
+			if e, ok := ev.(*StepStarted); !ok || e.StepName != "s" {
+				t.Fatalf("%#v", ev)
+			}
+		}},
+		{"invalid UTF-8 normalised", "{\"type\":\"RUN_ERROR\",\"message\":\"a\xffb\"}", func(t *testing.T, ev model.Event) {
+			if e, ok := ev.(*RunError); !ok || e.Message != "a\uFFFDb" {
+				t.Fatalf("%#v", ev)
+			}
+		}},
 		{"no type", `{"messageId":"m"}`, func(t *testing.T, ev model.Event) {
 			if u, ok := ev.(*model.Unreadable); !ok || !strings.Contains(u.Reason, "type") {
 				t.Fatalf("%#v", ev)

@@ -3,6 +3,7 @@ package agui
 import (
 	"bytes"
 	"errors"
+	"io"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -22,8 +23,8 @@ func Normalize(raw []byte) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	if _, err := d.ReadToken(); err == nil {
-		return nil, false // more than one value
+	if _, err := d.ReadToken(); err != io.EOF {
+		return nil, false // more than one value, or trailing garbage
 	}
 	if err := n.write(e); err != nil {
 		return nil, false
