@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -54,32 +54,21 @@ func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
 		defer f.Close()
 		in = f
 	}
-	r := sources.NewReader(in)
 	f := fold.New(fo)
-	const batch = 512
-	recs := make([]model.Record, 0, batch)
-	for {
-		rec, err := r.Next()
-		if err == nil {
-			recs = append(recs, rec)
-			if len(recs) < batch {
-				continue
-			}
-		}
+	// Reading and decoding run beside the fold (sources.Batches).
+	batches, wait := sources.Batches(context.Background(), sources.NewReader(in), 512)
+	for batch := range batches {
 		// Records of another thread are reported as diagnostics by the fold.
-		_, _ = f.Apply(recs...)
-		recs = recs[:0]
-		if errors.Is(err, io.EOF) {
-			return f, nil
-		}
-		if err != nil {
-			name := path
-			if name == "-" {
-				name = "standard input"
-			}
-			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", name, err)}
-		}
+		_, _ = f.Apply(batch...)
 	}
+	if err := wait(); err != nil {
+		name := path
+		if name == "-" {
+			name = "standard input"
+		}
+		return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", name, err)}
+	}
+	return f, nil
 }
 
 // oneFile is the argument rule of the headless commands: exactly one FILE.

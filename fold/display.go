@@ -28,24 +28,29 @@ type displayState struct {
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
 
-	itemAt map[uint64]*model.Item
 	stepAt map[string]*model.Step
 	// keys finds the item that stands for a protocol entity (derived from
 	// the items: the newest item with a key wins).
-	keys map[itemKey]uint64
+	keys map[itemKey]*model.Item
 	// streaming holds the text of items being streamed (see reduceState.flush).
-	streaming map[*model.Item][]byte
+	streaming  map[*model.Item]*textBuf
+	lastStream *model.Item
+	lastBuf    *textBuf
 }
 
 func (d *displayState) flush() {
 	for it, buf := range d.streaming {
-		it.Text = string(buf)
+		it.Text = string(buf.b)
 	}
 	clear(d.streaming)
+	d.lastStream, d.lastBuf = nil, nil
 }
 
 func (d *displayState) setText(it *model.Item, s string) {
 	delete(d.streaming, it)
+	if d.lastStream == it {
+		d.lastStream, d.lastBuf = nil, nil
+	}
 	it.Text = s
 }
 
@@ -82,12 +87,10 @@ func keyOf(it *model.Item) itemKey {
 }
 
 func (d *displayState) reindex() {
-	d.itemAt = make(map[uint64]*model.Item, len(d.Items))
-	d.keys = make(map[itemKey]uint64, len(d.Items))
+	d.keys = make(map[itemKey]*model.Item, len(d.Items))
 	for _, it := range d.Items {
-		d.itemAt[it.Seq] = it
 		if k := keyOf(it); k.ns != 0 {
-			d.keys[k] = it.Seq
+			d.keys[k] = it
 		}
 	}
 	d.stepAt = make(map[string]*model.Step, len(d.Steps))
@@ -100,24 +103,20 @@ func (d *displayState) reindex() {
 type ctx struct {
 	seq     uint64
 	at      time.Time
-	changed map[uint64]bool
-	steps   map[int]bool
+	changed []uint64 // items changed, with repeats
+	steps   []int    // steps changed, with repeats
 }
 
 func (d *displayState) item(key itemKey) *model.Item {
-	if d.itemAt == nil {
+	if d.keys == nil {
 		d.reindex()
 	}
-	seq, ok := d.keys[key]
-	if !ok {
-		return nil
-	}
-	return d.itemAt[seq]
+	return d.keys[key]
 }
 
 // add appends a new item; it must have the key keyOf gives it (or none).
 func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
-	if d.itemAt == nil {
+	if d.keys == nil {
 		d.reindex()
 	}
 	f.NextItem++
@@ -132,11 +131,10 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 		it.Step = -1
 	}
 	d.Items = append(d.Items, it)
-	d.itemAt[it.Seq] = it
 	if k := keyOf(it); k.ns != 0 {
-		d.keys[k] = it.Seq
+		d.keys[k] = it
 	}
-	c.changed[it.Seq] = true
+	c.changed = append(c.changed, it.Seq)
 	return it
 }
 
@@ -146,12 +144,12 @@ func touch(c *ctx, it *model.Item) {
 	if !c.at.IsZero() {
 		it.Updated = c.at
 	}
-	c.changed[it.Seq] = true
+	c.changed = append(c.changed, it.Seq)
 }
 
 func touchStep(c *ctx, s *model.Step) {
 	s.LastSeq = c.seq
-	c.steps[s.Index] = true
+	c.steps = append(c.steps, s.Index)
 }
 
 // limitData copies raw JSON for an item: strict JSON (normalised when a
@@ -403,14 +401,18 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 
 func (d *displayState) appendText(c *ctx, id, delta string) {
 	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity {
-		buf, ok := d.streaming[it]
-		if !ok {
-			buf = append(buf, it.Text...)
-			if d.streaming == nil {
-				d.streaming = map[*model.Item][]byte{}
+		buf := d.lastBuf
+		if it != d.lastStream {
+			if buf = d.streaming[it]; buf == nil {
+				buf = &textBuf{b: append([]byte(nil), it.Text...)}
+				if d.streaming == nil {
+					d.streaming = map[*model.Item]*textBuf{}
+				}
+				d.streaming[it] = buf
 			}
+			d.lastStream, d.lastBuf = it, buf
 		}
-		d.streaming[it] = append(buf, delta...)
+		buf.b = append(buf.b, delta...)
 		touch(c, it)
 	}
 }
@@ -495,7 +497,7 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 		d.reindex()
 	}
 	d.stepAt[s.ToolCallID] = s
-	c.steps[s.Index] = true
+	c.steps = append(c.steps, s.Index)
 	d.add(c, f, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
 	return s
 }

@@ -58,6 +58,7 @@ type Fold struct {
 	resuming bool
 	restored bool
 	scratch  []agui.Event // reused by chunk expansion
+	ctx      ctx          // reused by Apply
 }
 
 // New returns an empty fold.
@@ -86,7 +87,8 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 	if f.resuming {
 		return Update{}, ErrResuming
 	}
-	c := &ctx{changed: map[uint64]bool{}, steps: map[int]bool{}}
+	c := &f.ctx
+	c.changed, c.steps = c.changed[:0], c.steps[:0]
 	nd := len(f.st.Diagnostics)
 	var errs []error
 	for i := range recs {
@@ -96,14 +98,8 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 	}
 	f.flushPatches()
 	u := Update{Diagnostics: slices.Clone(f.st.Diagnostics[nd:])}
-	for seq := range c.changed {
-		u.Items = append(u.Items, seq)
-	}
-	for i := range c.steps {
-		u.Steps = append(u.Steps, i)
-	}
-	slices.Sort(u.Items)
-	slices.Sort(u.Steps)
+	u.Items = slices.Compact(slices.Sorted(slices.Values(c.changed)))
+	u.Steps = slices.Compact(slices.Sorted(slices.Values(c.steps)))
 	return u, errors.Join(errs...)
 }
 
@@ -289,7 +285,7 @@ func (f *Fold) Resume(cx context.Context, h History) error {
 		if err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
-		c := &ctx{changed: map[uint64]bool{}, steps: map[int]bool{}}
+		c := &ctx{}
 		if err := stage.applyOne(c, &rec); err != nil && !errors.Is(err, ErrCorrelation) {
 			return fmt.Errorf("resume: %w", err)
 		}

@@ -26,7 +26,12 @@ type reduceState struct {
 	byID      map[string]*agui.Message
 	toolOwner map[string]*agui.Message
 	// streaming holds the text of messages being streamed; see appendContent.
-	streaming map[*agui.Message][]byte
+	streaming map[*agui.Message]*textBuf
+	// last caches the latest lookups: deltas come in runs for one message.
+	lastID     string
+	lastMsg    *agui.Message
+	lastStream *agui.Message
+	lastBuf    *textBuf
 	// patches are STATE_DELTAs not yet applied; see flushPatches.
 	patches []pendingPatch
 }
@@ -84,10 +89,14 @@ func (r *reduceState) flushPatches(warn func(seq uint64, msg string)) {
 // deltas would cost O(n²), which a hostile log turns into a hang.
 func (r *reduceState) flush() {
 	for m, buf := range r.streaming {
-		m.Content = agui.TextContent(string(buf))
+		m.Content = agui.TextContent(string(buf.b))
 	}
 	clear(r.streaming)
+	r.lastStream, r.lastBuf = nil, nil
 }
+
+// textBuf is the growing text of one streamed message or item.
+type textBuf struct{ b []byte }
 
 func newReduceState() reduceState {
 	return reduceState{State: jsontext.Value("{}")}
@@ -97,6 +106,7 @@ func newReduceState() reduceState {
 // message holding this tool call", the two searches the reference does with
 // Array.find on every event.
 func (r *reduceState) reindex() {
+	r.lastID, r.lastMsg = "", nil
 	r.byID = make(map[string]*agui.Message, len(r.Messages))
 	r.toolOwner = map[string]*agui.Message{}
 	for _, m := range r.Messages {
@@ -128,10 +138,17 @@ func (r *reduceState) push(m *agui.Message) {
 }
 
 func (r *reduceState) find(id string) *agui.Message {
+	if r.lastMsg != nil && id == r.lastID {
+		return r.lastMsg
+	}
 	if r.byID == nil {
 		r.reindex()
 	}
-	return r.byID[id]
+	m := r.byID[id]
+	if m != nil {
+		r.lastID, r.lastMsg = id, m
+	}
+	return m
 }
 
 func (r *reduceState) findToolCall(id string) (*agui.Message, *agui.ToolCall) {
@@ -305,16 +322,21 @@ func (r *reduceState) appendContent(id, delta string, b *agui.Base, typ, kind st
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
 		return
 	}
-	buf, ok := r.streaming[m]
-	if !ok {
-		if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
-			buf = append(buf, m.Content.Text...)
+	buf := r.lastBuf
+	if m != r.lastStream {
+		if buf = r.streaming[m]; buf == nil {
+			buf = &textBuf{}
+			if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
+				buf.b = append(buf.b, m.Content.Text...)
+			}
+			if r.streaming == nil {
+				r.streaming = map[*agui.Message]*textBuf{}
+			}
+			r.streaming[m] = buf
 		}
-		if r.streaming == nil {
-			r.streaming = map[*agui.Message][]byte{}
-		}
+		r.lastStream, r.lastBuf = m, buf
 	}
-	r.streaming[m] = append(buf, delta...)
+	buf.b = append(buf.b, delta...)
 	m.Content = agui.TextContent("") // stale until flush; only flush reads it
 	mergeInto(&m.Metadata, b)
 }
@@ -519,6 +541,9 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		target = existing
 	case replace:
 		delete(r.streaming, existing)
+		if r.lastStream == existing {
+			r.lastStream, r.lastBuf = nil, nil
+		}
 		i := r.index(existing)
 		r.Messages[i] = fresh
 		r.reindex()

@@ -2,6 +2,7 @@ package sources_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"sync"
 	"testing"
@@ -68,6 +69,44 @@ func BenchmarkReadDecodeFold(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				f, n = readFold(b, form.log, batch)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "events/s")
+			if d := f.Diagnostics(); len(d) > 0 {
+				b.Fatalf("%d diagnostics, first %+v", len(d), d[0])
+			}
+			if want := bytes.Count(jsonl, []byte{'\n'}); n != want {
+				b.Fatalf("read %d records, want %d", n, want)
+			}
+		})
+	}
+}
+
+// BenchmarkReadDecodeFoldPipelined is the same path with sources.Batches:
+// splitting and decoding run on their own goroutines while the benchmark
+// goroutine folds, as a viewer does.
+func BenchmarkReadDecodeFoldPipelined(b *testing.B) {
+	jsonl, array := benchLogs()
+	for _, form := range []struct {
+		name string
+		log  []byte
+	}{{"jsonl", jsonl}, {"array", array}} {
+		b.Run(form.name, func(b *testing.B) {
+			b.SetBytes(int64(len(form.log)))
+			b.ReportAllocs()
+			var f *fold.Fold
+			n := 0
+			for b.Loop() {
+				f, n = fold.New(fold.Options{}), 0
+				ch, wait := sources.Batches(context.Background(), sources.NewReader(bytes.NewReader(form.log)), benchBatch)
+				for batch := range ch {
+					n += len(batch)
+					if _, err := f.Apply(batch...); err != nil {
+						b.Fatalf("Apply: %v", err)
+					}
+				}
+				if err := wait(); err != nil {
+					b.Fatal(err)
+				}
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "events/s")
 			if d := f.Diagnostics(); len(d) > 0 {

@@ -60,7 +60,10 @@ func value(text []byte, sp span) item {
 	if text[0] == '{' && sp.unread == 0 {
 		// Decoding parses it anyway: check only if it turns out unreadable
 		// (saves a full validation pass on every event).
-		return item{raw: bytes.Clone(text), recheck: func() *model.Unreadable { return checkedValue(text, sp).bad }}
+		raw := bytes.Clone(text)
+		// The check reads the owned copy: text is the line buffer, reused
+		// before a pipelined decoder gets to this item.
+		return item{raw: raw, recheck: func() *model.Unreadable { return checkedValue(raw, sp).bad }}
 	}
 	return checkedValue(text, sp)
 }

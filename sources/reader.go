@@ -76,37 +76,51 @@ func (r *Reader) Format() Format { return r.format }
 // an error is only ever io.EOF or an error from the underlying reader, after
 // which Next keeps returning it.
 func (r *Reader) Next() (model.Record, error) {
+	it, seq, err := r.read()
+	if err != nil {
+		return model.Record{}, err
+	}
+	return it.record(seq), nil
+}
+
+// read returns the next raw item and its Seq, without decoding it.
+func (r *Reader) read() (item, uint64, error) {
 	if r.err != nil {
-		return model.Record{}, r.err
+		return item{}, 0, r.err
 	}
 	if r.events == nil {
 		if err := r.start(); err != nil {
 			r.err = err
-			return model.Record{}, err
+			return item{}, 0, err
 		}
 	}
 	it, err := r.events.next()
 	if err != nil {
 		r.err = err
-		return model.Record{}, err
+		return item{}, 0, err
 	}
 	r.seq++
-	rec := model.Record{Seq: r.seq, Proto: model.ProtoAGUI, Raw: it.raw}
+	return it, r.seq, nil
+}
+
+// record decodes an item into the record numbered seq.
+func (it item) record(seq uint64) model.Record {
+	rec := model.Record{Seq: seq, Proto: model.ProtoAGUI, Raw: it.raw}
 	if it.bad != nil {
 		rec.Event = it.bad
-		return rec, nil
+		return rec
 	}
 	rec.Event = agui.Decode(it.raw)
 	if _, bad := rec.Event.(*model.Unreadable); bad && it.recheck != nil {
 		if why := it.recheck(); why != nil {
 			rec.Event, rec.Raw = why, nil
-			return rec, nil
+			return rec
 		}
 	}
 	if t, ok := agui.Time(rec.Event); ok {
 		rec.At = t
 	}
-	return rec, nil
+	return rec
 }
 
 // start detects the format when asked to and sets up its reader.
