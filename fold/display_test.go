@@ -212,3 +212,28 @@ func TestHugeStreamIsLinear(t *testing.T) {
 		t.Fatalf("message has %d bytes", n)
 	}
 }
+
+func TestRunTree(t *testing.T) {
+	f := foldLog(t, fold.Options{},
+		`{"type":"RUN_STARTED","threadId":"t","runId":"a"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"a"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"b","parentRunId":"a"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"b"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"c","parentRunId":"a"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"c"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"d","parentRunId":"b"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"d"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"e","parentRunId":"gone"}`, `{"type":"RUN_FINISHED","threadId":"t","runId":"e"}`,
+	)
+	var show func(ns []*fold.RunNode) string
+	show = func(ns []*fold.RunNode) string {
+		var parts []string
+		for _, n := range ns {
+			s := n.Run.RunID
+			if len(n.Children) > 0 {
+				s += "(" + show(n.Children) + ")"
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, " ")
+	}
+	if got := show(f.RunTree()); got != "a(b(d) c) e" {
+		t.Fatalf("tree %s", got)
+	}
+}

@@ -67,3 +67,30 @@ func (f *Fold) Summary() Result {
 	}
 	return r
 }
+
+// RunNode is a run and the runs that continue it (RUN_STARTED.parentRunId).
+type RunNode struct {
+	Run      *model.Run
+	Children []*RunNode
+}
+
+// RunTree returns the thread's runs as a forest: runs without a known
+// parent are roots, children in the order they started. A parent id that
+// names no run of this fold makes its run a root.
+func (f *Fold) RunTree() []*RunNode {
+	nodes := make(map[string]*RunNode, len(f.st.Display.Runs))
+	var roots []*RunNode
+	for _, r := range f.st.Display.Runs {
+		n := &RunNode{Run: r}
+		parent, ok := nodes[r.ParentRunID]
+		if r.ParentRunID == "" || !ok || r.ParentRunID == r.RunID {
+			roots = append(roots, n)
+		} else {
+			parent.Children = append(parent.Children, n)
+		}
+		if _, dup := nodes[r.RunID]; !dup {
+			nodes[r.RunID] = n
+		}
+	}
+	return roots
+}
