@@ -2,6 +2,7 @@ package fold
 
 import (
 	"encoding/base64"
+	"fmt"
 	"math"
 	"time"
 
@@ -544,14 +545,24 @@ func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md
 	s.ResultJSON = nil
 	s.Screenshots = nil
 	if content.IsParts {
-		s.ResultJSON, _ = agui.MarshalValue(content.Parts)
-		if len(s.ResultJSON) > MaxDataBytes {
-			s.ResultJSON = nil
-		}
-		for _, p := range content.Parts {
+		shown := make([]agui.ContentPart, len(content.Parts))
+		for i, p := range content.Parts {
+			shown[i] = p
 			if p.Type == "image" && p.Source != nil {
 				s.Screenshots = append(s.Screenshots, image(p.Source))
 			}
+			if p.Source == nil || p.Source.Type != "data" {
+				continue
+			}
+			// Inline bytes are not worth keeping twice (the image is decoded
+			// in Screenshots); the JSON view says what was there.
+			src := *p.Source
+			src.Value = fmt.Sprintf("(%d bytes of base64 %s)", len(src.Value), src.MimeType)
+			shown[i].Source = &src
+		}
+		s.ResultJSON, _ = agui.MarshalValue(shown)
+		if len(s.ResultJSON) > MaxDataBytes {
+			s.ResultJSON = nil
 		}
 	}
 	s.Status = model.StatusCompleted

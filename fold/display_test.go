@@ -108,6 +108,9 @@ func TestStepResultStatusScreenshotsDuration(t *testing.T) {
 	if len(s[2].Screenshots) != 2 || !strings.HasPrefix(string(s[2].Screenshots[0].Data), "\x89PNG") || s[2].Screenshots[1].URL != "https://x/y.png" || s[2].Result != "page" {
 		t.Errorf("step 2: %+v", s[2])
 	}
+	if strings.Contains(string(s[2].ResultJSON), png) || !strings.Contains(string(s[2].ResultJSON), "bytes of base64 image/png") {
+		t.Errorf("result JSON keeps the inline image: %s", s[2].ResultJSON)
+	}
 	if s[3].Status != model.StatusFailed {
 		t.Errorf("step 3: %s", s[3].Status)
 	}
