@@ -489,7 +489,7 @@ func fuzzDeepLog() string {
 // per named log in a file of named logs), or nothing when the samples are
 // not on this machine: testdata/fuzz/FuzzFold holds copies for CI.
 func fuzzSampleLogs() [][]byte {
-	for _, dir := range []string{"/work/shared/peers/agui/samples", "../testdata/peer/samples"} {
+	for _, dir := range []string{"../testdata/peer/samples"} {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*"))
 		var out [][]byte
 		for _, p := range paths {

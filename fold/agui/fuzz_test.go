@@ -312,7 +312,7 @@ func emptyJSON(v jsontext.Value) bool {
 // or nothing when the samples are not on this machine (the checked-in corpus
 // in testdata/fuzz covers CI).
 func sampleEvents(tb testing.TB) [][]byte {
-	dirs := []string{"/work/shared/peers/agui/samples", "../../testdata/peer/samples"}
+	dirs := []string{"../../testdata/peer/samples"}
 	var out [][]byte
 	for _, dir := range dirs {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*"))
