@@ -1,12 +1,9 @@
 package fold
 
 import (
-	"bytes"
-	"fmt"
 	"maps"
 	"slices"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -34,54 +31,6 @@ type reduceState struct {
 	lastBuf    *textBuf
 	// patches are STATE_DELTAs not yet applied; see flushPatches.
 	patches []pendingPatch
-}
-
-// pendingPatch is a STATE_DELTA waiting to be applied.
-type pendingPatch struct {
-	seq   uint64
-	delta jsontext.Value
-}
-
-// flushPatches applies the waiting STATE_DELTAs. The patch library parses
-// and re-encodes the whole state for every patch (13 µs each on the
-// benchmark log, a third of the fold's time), so consecutive deltas are
-// applied as one patch when they all apply, which is the same as applying
-// them in turn; when one fails they are applied one by one, each atomic.
-func (r *reduceState) flushPatches(warn func(seq uint64, msg string)) {
-	switch len(r.patches) {
-	case 0:
-		return
-	case 1:
-	default:
-		var all []byte
-		all = append(all, '[')
-		for _, p := range r.patches {
-			inner := bytes.TrimSpace(p.delta)
-			inner = bytes.TrimSpace(inner[1 : len(inner)-1])
-			if len(inner) == 0 {
-				continue
-			}
-			if len(all) > 1 {
-				all = append(all, ',')
-			}
-			all = append(all, inner...)
-		}
-		all = append(all, ']')
-		if next, err := applyPatch(r.State, all); err == nil {
-			r.State = next
-			r.patches = r.patches[:0]
-			return
-		}
-	}
-	for _, p := range r.patches {
-		next, err := applyPatch(r.State, p.delta)
-		if err != nil {
-			warn(p.seq, fmt.Sprintf("Failed to apply state patch: %v", err))
-			continue
-		}
-		r.State = next
-	}
-	r.patches = r.patches[:0]
 }
 
 // flush writes streamed text back into its messages. Text grows in a byte
@@ -435,169 +384,6 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	} else {
 		r.byID[m.ID] = m
 	}
-}
-
-func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
-	r.flush()
-	incoming := make([]*agui.Message, len(e.Messages))
-	byID := make(map[string]*agui.Message, len(e.Messages))
-	hasActivity, hasReasoning := false, false
-	for i := range e.Messages {
-		m := cloneMessage(&e.Messages[i])
-		incoming[i] = m
-		byID[m.ID] = m
-		hasActivity = hasActivity || m.Role == agui.RoleActivity
-		hasReasoning = hasReasoning || m.Role == agui.RoleReasoning
-	}
-	owned, scope := authoritativeActivityTypes(e.Metadata)
-	keepLocal := func(m *agui.Message) bool {
-		switch m.Role {
-		case agui.RoleActivity:
-			switch scope {
-			case scopeList:
-				return !slices.Contains(owned, m.ActivityType)
-			case scopeAll:
-				return false
-			default:
-				return !hasActivity
-			}
-		case agui.RoleReasoning:
-			return !hasReasoning
-		}
-		return false
-	}
-	next := make([]*agui.Message, 0, len(r.Messages)+len(incoming))
-	seen := map[string]bool{}
-	for _, m := range r.Messages {
-		if s, ok := byID[m.ID]; ok {
-			next = append(next, s)
-		} else if keepLocal(m) {
-			next = append(next, m)
-		} else {
-			continue
-		}
-		seen[m.ID] = true
-	}
-	for _, m := range incoming {
-		if !seen[m.ID] {
-			next = append(next, m)
-		}
-	}
-	r.Messages = next
-	r.reindex()
-}
-
-type activityScope int
-
-const (
-	scopeInferred activityScope = iota // no declaration: a snapshot with activity messages owns all
-	scopeAll                           // declared null: owns every activity type
-	scopeList                          // declared list: owns those types
-)
-
-// authoritativeActivityTypes reads metadata["@ag-ui/client"].authoritativeActivityTypes.
-func authoritativeActivityTypes(md agui.Metadata) ([]string, activityScope) {
-	v, ok := md["@ag-ui/client"]
-	if !ok {
-		return nil, scopeInferred
-	}
-	var obj map[string]jsontext.Value
-	if agui.UnmarshalValue(v, &obj) != nil || obj == nil {
-		return nil, scopeList
-	}
-	types, ok := obj["authoritativeActivityTypes"]
-	if !ok {
-		return nil, scopeInferred
-	}
-	if types.Kind() == 'n' {
-		return nil, scopeAll
-	}
-	var list []string
-	if agui.UnmarshalValue(types, &list) != nil {
-		return nil, scopeList
-	}
-	return list, scopeList
-}
-
-func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
-	existing := r.find(e.MessageID)
-	replace := e.Replace == nil || *e.Replace
-	fresh := &agui.Message{ID: e.MessageID, Role: agui.RoleActivity, ActivityType: e.ActivityType,
-		Content: agui.Content{Object: e.Content.Clone(), Present: true}}
-	if e.SubagentRunID.IsSet() {
-		fresh.SubagentRunID = e.SubagentRunID
-	}
-	var target *agui.Message
-	switch {
-	case existing == nil:
-		r.push(fresh)
-		target = fresh
-	case existing.Role == agui.RoleActivity:
-		if replace {
-			existing.ActivityType = e.ActivityType
-			existing.Content = fresh.Content
-			existing.SubagentRunID = fresh.SubagentRunID
-		}
-		target = existing
-	case replace:
-		delete(r.streaming, existing)
-		if r.lastStream == existing {
-			r.lastStream, r.lastBuf = nil, nil
-		}
-		i := r.index(existing)
-		r.Messages[i] = fresh
-		r.reindex()
-		target = fresh
-	}
-	if target != nil {
-		mergeInto(&target.Metadata, &e.Base)
-	}
-}
-
-func (r *reduceState) activityDelta(e *agui.ActivityDelta, warn warnf) {
-	m := r.find(e.MessageID)
-	if m == nil {
-		return
-	}
-	if m.Role != agui.RoleActivity {
-		warn("ACTIVITY_DELTA: Message '%s' is not an activity message", e.MessageID)
-		return
-	}
-	mergeInto(&m.Metadata, &e.Base)
-	base := m.Content.Object
-	if base == nil {
-		base = jsontext.Value("{}")
-	}
-	next, err := applyPatch(base, e.Patch)
-	if err != nil {
-		warn("Failed to apply activity patch for '%s': %v", e.MessageID, err)
-		return
-	}
-	m.Content = agui.Content{Object: next, Present: true}
-	m.ActivityType = e.ActivityType
-}
-
-// applyPatch applies an RFC 6902 patch atomically: on any failure (including
-// a failed `test`) the document is unchanged and the error says why.
-func applyPatch(doc, patch jsontext.Value) (out jsontext.Value, err error) {
-	defer func() {
-		// The patch library is not written for hostile input; a panic there
-		// must not take the fold down.
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("patch could not be applied: %v", p)
-		}
-	}()
-	p, err := jsonpatch.DecodePatch(patch)
-	if err != nil {
-		return nil, err
-	}
-	opts := jsonpatch.NewApplyOptions()
-	opts.EnsurePathExistsOnAdd = false
-	res, err := p.ApplyWithOptions(doc, opts)
-	if err != nil {
-		return nil, err
-	}
-	return jsontext.Value(res), nil
 }
 
 func cloneContent(c agui.Content) agui.Content {

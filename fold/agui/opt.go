@@ -85,6 +85,23 @@ func (t Timestamp) Time() time.Time {
 
 // UnmarshalJSONFrom accepts a number, a numeric string or an RFC 3339 string; null means absent.
 func (t *Timestamp) UnmarshalJSONFrom(d *jsontext.Decoder) error {
+	if d.PeekKind() == '0' {
+		// Every event may carry one: read plain integers without ParseFloat.
+		v, err := d.ReadValue()
+		if err != nil {
+			return err
+		}
+		if ms, ok := smallInt(v); ok {
+			*t = Timestamp{Millis: float64(ms), Valid: true}
+			return nil
+		}
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return fmt.Errorf("timestamp %s is out of range", v)
+		}
+		*t = Timestamp{Millis: f, Valid: true}
+		return nil
+	}
 	tok, err := d.ReadToken()
 	if err != nil {
 		return err
@@ -121,6 +138,29 @@ func (t Timestamp) MarshalJSONTo(e *jsontext.Encoder) error {
 		return e.WriteToken(jsontext.Int(int64(t.Millis)))
 	}
 	return e.WriteToken(jsontext.Float(t.Millis))
+}
+
+// smallInt parses an optionally negative integer of at most 15 digits
+// (exact in a float64).
+func smallInt(v []byte) (int64, bool) {
+	neg := len(v) > 0 && v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	if len(v) == 0 || len(v) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // Metadata is the open `metadata` object of events, messages and tool calls.

@@ -1,0 +1,148 @@
+package fold
+
+import (
+	"slices"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
+	r.flush()
+	incoming := make([]*agui.Message, len(e.Messages))
+	byID := make(map[string]*agui.Message, len(e.Messages))
+	hasActivity, hasReasoning := false, false
+	for i := range e.Messages {
+		m := cloneMessage(&e.Messages[i])
+		incoming[i] = m
+		byID[m.ID] = m
+		hasActivity = hasActivity || m.Role == agui.RoleActivity
+		hasReasoning = hasReasoning || m.Role == agui.RoleReasoning
+	}
+	owned, scope := authoritativeActivityTypes(e.Metadata)
+	keepLocal := func(m *agui.Message) bool {
+		switch m.Role {
+		case agui.RoleActivity:
+			switch scope {
+			case scopeList:
+				return !slices.Contains(owned, m.ActivityType)
+			case scopeAll:
+				return false
+			default:
+				return !hasActivity
+			}
+		case agui.RoleReasoning:
+			return !hasReasoning
+		}
+		return false
+	}
+	next := make([]*agui.Message, 0, len(r.Messages)+len(incoming))
+	seen := map[string]bool{}
+	for _, m := range r.Messages {
+		if s, ok := byID[m.ID]; ok {
+			next = append(next, s)
+		} else if keepLocal(m) {
+			next = append(next, m)
+		} else {
+			continue
+		}
+		seen[m.ID] = true
+	}
+	for _, m := range incoming {
+		if !seen[m.ID] {
+			next = append(next, m)
+		}
+	}
+	r.Messages = next
+	r.reindex()
+}
+
+type activityScope int
+
+const (
+	scopeInferred activityScope = iota // no declaration: a snapshot with activity messages owns all
+	scopeAll                           // declared null: owns every activity type
+	scopeList                          // declared list: owns those types
+)
+
+// authoritativeActivityTypes reads metadata["@ag-ui/client"].authoritativeActivityTypes.
+func authoritativeActivityTypes(md agui.Metadata) ([]string, activityScope) {
+	v, ok := md["@ag-ui/client"]
+	if !ok {
+		return nil, scopeInferred
+	}
+	var obj map[string]jsontext.Value
+	if agui.UnmarshalValue(v, &obj) != nil || obj == nil {
+		return nil, scopeList
+	}
+	types, ok := obj["authoritativeActivityTypes"]
+	if !ok {
+		return nil, scopeInferred
+	}
+	if types.Kind() == 'n' {
+		return nil, scopeAll
+	}
+	var list []string
+	if agui.UnmarshalValue(types, &list) != nil {
+		return nil, scopeList
+	}
+	return list, scopeList
+}
+
+func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
+	existing := r.find(e.MessageID)
+	replace := e.Replace == nil || *e.Replace
+	fresh := &agui.Message{ID: e.MessageID, Role: agui.RoleActivity, ActivityType: e.ActivityType,
+		Content: agui.Content{Object: e.Content.Clone(), Present: true}}
+	if e.SubagentRunID.IsSet() {
+		fresh.SubagentRunID = e.SubagentRunID
+	}
+	var target *agui.Message
+	switch {
+	case existing == nil:
+		r.push(fresh)
+		target = fresh
+	case existing.Role == agui.RoleActivity:
+		if replace {
+			existing.ActivityType = e.ActivityType
+			existing.Content = fresh.Content
+			existing.SubagentRunID = fresh.SubagentRunID
+		}
+		target = existing
+	case replace:
+		delete(r.streaming, existing)
+		if r.lastStream == existing {
+			r.lastStream, r.lastBuf = nil, nil
+		}
+		i := r.index(existing)
+		r.Messages[i] = fresh
+		r.reindex()
+		target = fresh
+	}
+	if target != nil {
+		mergeInto(&target.Metadata, &e.Base)
+	}
+}
+
+func (r *reduceState) activityDelta(e *agui.ActivityDelta, warn warnf) {
+	m := r.find(e.MessageID)
+	if m == nil {
+		return
+	}
+	if m.Role != agui.RoleActivity {
+		warn("ACTIVITY_DELTA: Message '%s' is not an activity message", e.MessageID)
+		return
+	}
+	mergeInto(&m.Metadata, &e.Base)
+	base := m.Content.Object
+	if base == nil {
+		base = jsontext.Value("{}")
+	}
+	next, err := applyPatch(base, e.Patch)
+	if err != nil {
+		warn("Failed to apply activity patch for '%s': %v", e.MessageID, err)
+		return
+	}
+	m.Content = agui.Content{Object: next, Present: true}
+	m.ActivityType = e.ActivityType
+}
