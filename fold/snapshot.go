@@ -7,6 +7,10 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// messagesSnapshot merges the producer's copy of the conversation as the
+// reference does: local messages it names are replaced in place, new ones
+// appended in its order, others removed — except local activity and
+// reasoning messages when the snapshot carries none of their kind.
 func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	r.flush()
 	incoming := make([]*agui.Message, len(e.Messages))
@@ -89,6 +93,7 @@ func authoritativeActivityTypes(md agui.Metadata) ([]string, activityScope) {
 	return list, scopeList
 }
 
+// activitySnapshot creates or (unless replace is false) replaces an activity message.
 func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 	existing := r.find(e.MessageID)
 	replace := e.Replace == nil || *e.Replace
@@ -124,6 +129,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 	}
 }
 
+// activityDelta patches an activity message's content; an unknown id is ignored.
 func (r *reduceState) activityDelta(e *agui.ActivityDelta, warn warnf) {
 	m := r.find(e.MessageID)
 	if m == nil {

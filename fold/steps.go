@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// step finds the step of a tool call.
 func (d *displayState) step(toolCallID string) *model.Step {
 	if d.stepAt == nil {
 		d.reindex()
@@ -41,6 +42,8 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 	}
 }
 
+// startStep makes the step (and its transcript item) for a tool call, with
+// the category and location upstream gave it or the user's mapping.
 func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds ToolKinds, sub string) *model.Step {
 	if s := d.step(e.ToolCallID); s != nil {
 		s.ToolName = e.ToolCallName
@@ -155,6 +158,7 @@ func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md
 	d.touchStepItem(c, s)
 }
 
+// image keeps a screenshot: decoded inline bytes (capped) or the URL.
 func image(src *agui.PartSource) model.Image {
 	img := model.Image{MimeType: src.MimeType}
 	switch src.Type {

@@ -7,6 +7,8 @@ import (
 	"github.com/agentwatch/agentwatch/fold/agui"
 )
 
+// openAtFinish is rule 11: RUN_FINISHED with steps, messages, reasoning,
+// tool calls or subagents still open (checked in that order).
 func (v *verifyState) openAtFinish() *violation {
 	var parts []string
 	for _, so := range v.Steps {
@@ -37,6 +39,7 @@ func (v *verifyState) openAtFinish() *violation {
 	return nil
 }
 
+// checkMessageNulls is rule 12 for messages carried by a snapshot or run input.
 func checkMessageNulls(msgs []agui.Message) *violation {
 	for _, m := range msgs {
 		if m.SubagentRunID.State == agui.Null {
@@ -46,6 +49,8 @@ func checkMessageNulls(msgs []agui.Message) *violation {
 	return nil
 }
 
+// seedOwners records who owns the messages and tool calls of a snapshot
+// (authoritative) or of a run's input (only where unknown so far).
 func (v *verifyState) seedOwners(msgs []agui.Message, authoritative bool) {
 	for _, m := range msgs {
 		if m.ID == "" {
@@ -123,6 +128,7 @@ func subagentFieldChecks(ev agui.Event) *violation {
 	return nil
 }
 
+// hasNullMember reports whether object v has member name set to null.
 func hasNullMember(v []byte, name string) bool {
 	var m map[string]any
 	if agui.UnmarshalValue(v, &m) != nil {
