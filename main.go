@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -58,6 +59,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return exitUnreadable
 }
 
+// version is the module version the binary was built from ("devel" for a
+// build from a checkout), with the commit when Go recorded one.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
+}
+
 // errSilent marks an exit whose reason was already printed.
 var errSilent = errors.New("")
 
@@ -80,6 +100,7 @@ step list. The headless commands fold, validate and steps are for scripts and CI
 			return runView(opts, args, stdout)
 		},
 	}
+	root.Version = version()
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().StringVar(&opts.toolKinds, "tool-kinds", "", "JSON file mapping tool names to a category (and a JSON pointer into the arguments for the location)")
