@@ -436,6 +436,11 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 		s := d.startStep(c, f, start, kinds, m.SubagentRunID.Value)
 		s.Args = tc.Function.Arguments
 		d.argsDone(s, kinds)
-		s.Status = model.StatusCompleted
+		// Finished by the tool message that follows in the snapshot, if any;
+		// until then it waits for a result.
+		s.Status = model.StatusPending
+		if it := d.item(keyTool(tc.ID)); it != nil {
+			it.Status = model.StatusPending
+		}
 	}
 }

@@ -194,6 +194,10 @@ func TestItemsStreamAndKeepEverything(t *testing.T) {
 func TestMessagesSnapshotGivesSteps(t *testing.T) {
 	f := foldLog(t, fold.Options{},
 		`{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u","role":"user","content":"list files"},{"id":"a","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{\"cmd\":\"ls\"}"},"metadata":{"category":"execute","location":"ls"}}]},{"id":"t1","role":"tool","toolCallId":"c1","content":"a.txt"}]}`)
+	waiting := foldLog(t, fold.Options{}, `{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"a","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"sh","arguments":"{}"}}]}]}`)
+	if st := waiting.Steps()[0].Status; st != model.StatusPending {
+		t.Errorf("a call with no result in the snapshot is %s", st)
+	}
 	s := f.Steps()
 	if len(s) != 1 || s[0].Category != model.CategoryExecute || s[0].Result != "a.txt" || s[0].Status != model.StatusCompleted || s[0].Label() != "Ran command · ls" {
 		t.Fatalf("steps %+v", s)
