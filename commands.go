@@ -62,11 +62,7 @@ func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
 		_, _ = f.Apply(batch...)
 	}
 	if err := wait(); err != nil {
-		name := path
-		if name == "-" {
-			name = "standard input"
-		}
-		return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", name, err)}
+		return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", displayName(path), err)}
 	}
 	return f, nil
 }
@@ -189,9 +185,27 @@ FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
 				return err
 			}
 			printSteps(stdout, f.Steps())
+			noteProblems(cmd.ErrOrStderr(), f, args[0])
 			return nil
 		},
 	}
+}
+
+// noteProblems tells on stderr that the log had problems the output does not show.
+func noteProblems(w io.Writer, f *fold.Fold, path string) {
+	if n := len(f.Diagnostics()); n > 0 {
+		fmt.Fprintf(w, "agentwatch: %d problem(s) in %s were skipped; run: agentwatch validate %s\n", n, displayName(path), path)
+	}
+}
+
+func displayName(path string) string {
+	switch path {
+	case "":
+		return "the embedded demo"
+	case "-":
+		return "standard input"
+	}
+	return path
 }
 
 func printSteps(w io.Writer, steps []*model.Step) {
@@ -228,11 +242,7 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	name := path
-	if name == "" {
-		name = "the embedded demo"
-	}
-	fmt.Fprintf(stdout, "%s: %d steps, %d runs, %d diagnostics\n", name, len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
+	fmt.Fprintf(stdout, "%s: %d steps, %d runs, %d diagnostics\n", displayName(path), len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
 	printSteps(stdout, f.Steps())
 	return nil
 }
