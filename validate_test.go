@@ -277,3 +277,34 @@ func TestStepsCommand(t *testing.T) {
 		})
 	}
 }
+
+// --tool-kinds maps tool names to categories and locations; a bad file is a
+// command-line error (exit 2) naming the file and the problem.
+func TestToolKindsFlag(t *testing.T) {
+	dir := t.TempDir()
+	kinds := dir + "/kinds.json"
+	log := dir + "/log.jsonl"
+	if err := os.WriteFile(kinds, []byte(`{"bash":{"category":"execute","location":"/cmd"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(log, []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"bash"}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{\"cmd\":\"make test\"}"}
+{"type":"TOOL_CALL_END","toolCallId":"c"}
+{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"ok"}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "steps", "--tool-kinds", kinds, log)
+	if code != 0 || !strings.Contains(out, "execute") || !strings.Contains(out, "Ran command · make test") {
+		t.Fatalf("code %d, out %q, err %q", code, out, errOut)
+	}
+	if err := os.WriteFile(kinds, []byte(`{"bash":"teleport"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, nil, "steps", "--tool-kinds", kinds, log)
+	if code != exitUnreadable || !strings.Contains(errOut, kinds) || !strings.Contains(errOut, "teleport") {
+		t.Fatalf("bad mapping: code %d, err %q", code, errOut)
+	}
+}
