@@ -1,5 +1,5 @@
-// Package replay will own time: pacing recorded records at their offsets
-// (scaled by a speed, idle gaps capped), seeking through fold checkpoints,
-// following live, the on-disk log format and compaction (DESIGN.md §2.3).
-// It has no code yet; the fold it will drive is in package fold.
+// Package replay owns time: it hands records on at their recorded pace
+// (Pacer: offsets scaled by a speed, idle gaps capped). Seeking through
+// fold checkpoints, follow-live, the on-disk log format and compaction
+// (DESIGN.md §2.3) will live here too.
 package replay
