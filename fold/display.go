@@ -125,8 +125,8 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 	if it.RunID == "" {
 		it.RunID = d.RunID
 	}
-	if it.Step == 0 {
-		it.Step = -1
+	if it.Kind != model.ItemToolCall {
+		it.Step = -1 // only tool-call items show a step
 	}
 	d.Items = append(d.Items, it)
 	if k := keyOf(it); k.ns != 0 {
@@ -145,9 +145,14 @@ func touch(c *ctx, it *model.Item) {
 	c.changed = append(c.changed, it.Seq)
 }
 
-func touchStep(c *ctx, s *model.Step) {
+// touchStep records a change to a step, and to the transcript item that
+// shows it (its version too, so a render cache keyed by version redraws it).
+func (d *displayState) touchStep(c *ctx, s *model.Step) {
 	s.LastSeq = c.seq
 	c.steps = append(c.steps, s.Index)
+	if it := d.item(keyTool(s.ToolCallID)); it != nil {
+		touch(c, it)
+	}
 }
 
 // limitData copies raw JSON for an item: strict JSON (normalised when a
@@ -263,7 +268,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	case *agui.ToolCallArgs:
 		if s := d.step(e.ToolCallID); s != nil {
 			s.Args += e.Delta
-			touchStep(c, s)
+			d.touchStep(c, s)
 		}
 	case *agui.ToolCallEnd:
 		if s := d.step(e.ToolCallID); s != nil {
@@ -271,8 +276,8 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			if s.Status == model.StatusPending {
 				s.Status = model.StatusRunning
 			}
-			touchStep(c, s)
-			d.touchStepItem(c, s)
+			d.touchStep(c, s)
+			d.settleStepItem(c, s)
 		}
 	case *agui.ToolCallResult:
 		if s := d.step(e.ToolCallID); s != nil {

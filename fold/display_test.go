@@ -244,3 +244,28 @@ func TestRunTree(t *testing.T) {
 		t.Fatalf("tree %s", got)
 	}
 }
+
+func TestToolCallItemsPointAtTheirSteps(t *testing.T) {
+	f := foldLog(t, fold.Options{}, runStart,
+		`{"type":"TOOL_CALL_START","toolCallId":"a","toolCallName":"x"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"b","toolCallName":"y"}`,
+		`{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"{}"}`,
+		`{"type":"CUSTOM","name":"n","value":1}`,
+	)
+	want := map[string]int{"a": 0, "b": 1}
+	for _, it := range f.Items() {
+		switch it.Kind {
+		case model.ItemToolCall:
+			if it.Step != want[it.ID] {
+				t.Errorf("tool call %s shows step %d, want %d", it.ID, it.Step, want[it.ID])
+			}
+			if it.ID == "a" && it.Version < 2 {
+				t.Errorf("a step change left its item at version %d", it.Version)
+			}
+		default:
+			if it.Step != -1 {
+				t.Errorf("%s item has step %d", it.Kind, it.Step)
+			}
+		}
+	}
+}

@@ -33,10 +33,9 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 					s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
 				}
 			}
-			touchStep(c, s)
+			d.touchStep(c, s)
 			if it := d.item(keyTool(s.ToolCallID)); it != nil {
 				it.Status = st // pending: the run left it for the client
-				touch(c, it)
 			}
 		}
 	}
@@ -47,7 +46,7 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds ToolKinds, sub string) *model.Step {
 	if s := d.step(e.ToolCallID); s != nil {
 		s.ToolName = e.ToolCallName
-		touchStep(c, s)
+		d.touchStep(c, s)
 		return s
 	}
 	s := &model.Step{Index: len(d.Steps), ToolCallID: e.ToolCallID, ToolName: e.ToolCallName, Status: model.StatusPending,
@@ -96,12 +95,10 @@ func (d *displayState) argsDone(s *model.Step, kinds ToolKinds) {
 	}
 }
 
-func (d *displayState) touchStepItem(c *ctx, s *model.Step) {
-	if it := d.item(keyTool(s.ToolCallID)); it != nil {
-		if s.Status.Done() {
-			it.Status = s.Status
-		}
-		touch(c, it)
+// settleStepItem gives a tool-call item its step's final status.
+func (d *displayState) settleStepItem(c *ctx, s *model.Step) {
+	if it := d.item(keyTool(s.ToolCallID)); it != nil && s.Status.Done() {
+		it.Status = s.Status
 	}
 }
 
@@ -154,8 +151,8 @@ func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md
 			s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
 		}
 	}
-	touchStep(c, s)
-	d.touchStepItem(c, s)
+	d.touchStep(c, s)
+	d.settleStepItem(c, s)
 }
 
 // image keeps a screenshot: decoded inline bytes (capped) or the URL.
