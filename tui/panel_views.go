@@ -1,0 +1,487 @@
+package tui
+
+// The computer panel's views, one per step category, and the JSON view every
+// one of them falls back to. Each returns at most height lines of at most
+// width cells (PanelLines pads them), or nil when the step lacks what the
+// view shows.
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Colours of the panel's own text (the ANSI palette, as in source.go).
+const (
+	sgrURL       = "\x1b[4;34m"
+	sgrMatch     = "\x1b[1;33m"
+	sgrMatchPath = "\x1b[35m"
+	sgrFailed    = "\x1b[1;31m"
+	jsonKey      = sgrName   // blue
+	jsonString   = sgrString // green
+	jsonNumber   = sgrNumber // yellow
+	jsonLiteral  = "\x1b[35m"
+	// maxQueryPattern is the longest search query compiled to highlight
+	// matches; Go's regexp is linear, this only bounds compile cost.
+	maxQueryPattern = 512
+	// maxWrapBytes is the longest line addText wraps whole, so that
+	// "… N more lines" is exact; longer ones are cut first.
+	maxWrapBytes = 64 << 10
+	// jsonIndent is how far the arguments and result sit under their heading.
+	jsonIndent = 2
+)
+
+// executeView is "$ <command>" then the output as a terminal shows it.
+func executeView(s *model.Step, a stepArgs, width, height int) []string {
+	cmd := a.str("command", "cmd", "script")
+	if cmd == "" {
+		cmd = s.Location
+	}
+	if cmd == "" && s.Result == "" {
+		return nil
+	}
+	lines := make([]string, 0, height)
+	if cmd != "" {
+		w := newCardWriter(width)
+		w.put("$ ", tlDim)
+		w.put(oneLine(cmd), "1")
+		lines = append(lines, w.String())
+	}
+	if rest := height - len(lines); rest > 0 {
+		if out := TerminalLines(s.Result, width, rest); len(out) > 0 {
+			lines = append(lines, out...)
+		} else if s.Status.Done() {
+			lines = append(lines, styled("no output", sgrFaint, width))
+		}
+	}
+	return lines
+}
+
+// editView is the diff of an edit, with the tool's one-line summary under
+// it, or its error over it when the edit failed.
+func editView(s *model.Step, a stepArgs, width, height int) []string {
+	diff := a.str("diff", "patch", "unified_diff")
+	fromResult := false
+	if diff == "" && looksLikeDiff(s.Result) {
+		diff, fromResult = s.Result, true
+	}
+	if diff == "" {
+		return nil
+	}
+	note := ""
+	if !fromResult {
+		note = firstLine(s.Result)
+	}
+	failed := s.Status == model.StatusFailed
+	var lines []string
+	if failed && note != "" {
+		lines = append(lines, styled("✗ "+note, sgrFailed, width))
+	}
+	if height <= len(lines) {
+		return lines
+	}
+	body := DiffLines(diff, width, height-len(lines))
+	if len(body) == 0 {
+		return nil
+	}
+	lines = append(lines, body...)
+	if !failed && note != "" && len(lines)+2 <= height {
+		lines = append(lines, "", styled(note, sgrFaint, width))
+	}
+	return lines
+}
+
+// looksLikeDiff reports whether text is a unified diff: it starts as one
+// and has a hunk.
+func looksLikeDiff(text string) bool {
+	start := strings.HasPrefix(text, "--- ") || strings.HasPrefix(text, "diff ") ||
+		strings.HasPrefix(text, "@@ ") || strings.HasPrefix(text, "Index: ")
+	return start && (strings.HasPrefix(text, "@@ ") || strings.Contains(text, "\n@@ "))
+}
+
+// readView is the file text with syntax colours. A failed read has an
+// error for a result, not the file, so it has no read view.
+func readView(s *model.Step, a stepArgs, width, height int) []string {
+	if s.Result == "" || s.Status == model.StatusFailed {
+		return nil
+	}
+	path := s.Location
+	if path == "" {
+		path = a.str("path", "file_path", "filePath", "file")
+	}
+	return SourceLines(path, s.Result, 1, width, height)
+}
+
+// searchView is the query line, then the result lines with the query's
+// matches highlighted and grep's "path:line:" prefixes coloured.
+func searchView(s *model.Step, a stepArgs, width, height int) []string {
+	query := a.str("pattern", "query", "q", "regex", "search")
+	where := a.str("path", "directory", "dir", "glob", "include")
+	if query == "" && s.Location == "" && s.Result == "" {
+		return nil
+	}
+	box := newLineBox(width, height)
+	w := newCardWriter(width)
+	w.put(CategoryIcon(model.CategorySearch)+" ", tlDim)
+	if query != "" {
+		w.put(oneLine(query), "1")
+		if where != "" {
+			w.put(" in "+oneLine(where), tlDim)
+		}
+	} else {
+		w.put(oneLine(s.Location), "1")
+	}
+	box.add(w.String())
+
+	text := strings.TrimRight(s.Result, "\n")
+	if text == "" {
+		if s.Status.Done() {
+			box.add(styled("no matches", sgrFaint, width))
+		}
+		return box.done()
+	}
+	re := queryMatcher(query, a.flag("-i", "case_insensitive", "ignore_case", "ignoreCase", "caseInsensitive"))
+	for text != "" {
+		if box.full() {
+			box.more += strings.Count(text, "\n") + 1
+			break
+		}
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		box.add(searchLine(line, re, width))
+	}
+	return box.done()
+}
+
+// queryMatcher compiles a search query to highlight its matches: as the
+// regular expression grep tools take, or literally when it is not one.
+func queryMatcher(query string, foldCase bool) *regexp.Regexp {
+	if query == "" || len(query) > maxQueryPattern {
+		return nil
+	}
+	prefix := ""
+	if foldCase {
+		prefix = "(?i)"
+	}
+	re, err := regexp.Compile(prefix + query)
+	if err != nil {
+		re, err = regexp.Compile(prefix + regexp.QuoteMeta(query))
+	}
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// searchLine draws one result line cut to width: a grep "path:line:" (or
+// "path:line-" context) prefix in colour, then the text with matches of re
+// highlighted.
+func searchLine(line string, re *regexp.Regexp, width int) string {
+	line = expandDiffTabs(Plain(strings.TrimRight(line, "\r")))
+	var b strings.Builder
+	text := line
+	if i := strings.IndexByte(line, ':'); i > 0 {
+		j := i + 1
+		for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+			j++
+		}
+		if j > i+1 && j < len(line) && (line[j] == ':' || line[j] == '-') {
+			b.WriteString(sgrMatchPath + line[:i] + sgrReset + ":" + sgrGreen + line[i+1:j] + sgrReset)
+			b.WriteByte(line[j])
+			text = line[j+1:]
+		}
+	}
+	// Only the start of the text can be shown: a minified line may be a
+	// megabyte, and matching all of it would buy nothing.
+	if limit := 4*width + 4; len(text) > limit {
+		for limit > 0 && !utf8.RuneStart(text[limit]) {
+			limit--
+		}
+		text = text[:limit]
+	}
+	prev := 0
+	if re != nil {
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			if m[1] == m[0] {
+				continue // an empty match marks nothing
+			}
+			b.WriteString(text[prev:m[0]])
+			b.WriteString(sgrMatch + text[m[0]:m[1]] + sgrReset)
+			prev = m[1]
+		}
+	}
+	b.WriteString(text[prev:])
+	out := b.String()
+	if strings.IndexByte(out, 0x1b) < 0 {
+		return fit(out, asciiCells(out, 0), width)
+	}
+	return ansi.Truncate(out, width, "…") + sgrReset
+}
+
+// fetchView is the URL line, the page's screenshot in up to half the
+// height, then the page text wrapped.
+func fetchView(s *model.Step, a stepArgs, img image.Image, width, height int) []string {
+	url := s.Location
+	if url == "" {
+		url = a.str("url", "uri", "href")
+	}
+	text := strings.TrimRight(s.Result, "\n")
+	if url == "" && text == "" && img == nil {
+		return nil
+	}
+	var lines []string
+	if url != "" {
+		lines = append(lines, styled(oneLine(url), sgrURL, width))
+	}
+	if img != nil {
+		if rows := min(height/2, height-len(lines)); rows >= panelShotMinRows {
+			lines = append(lines, screenshotLines(img, width, rows)...)
+			if text != "" && len(lines)+2 <= height {
+				lines = append(lines, "")
+			}
+		}
+	}
+	if text != "" && len(lines) < height {
+		box := newLineBox(width, height-len(lines))
+		box.addText(text, 0)
+		lines = append(lines, box.done()...)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return lines
+}
+
+// thinkView is the thought wrapped to the width: the tool's "thought"
+// argument, or its result when the thought came back that way.
+func thinkView(s *model.Step, a stepArgs, width, height int) []string {
+	t := a.str("thought", "thinking", "reasoning", "text", "content")
+	if t == "" {
+		t = s.Result
+	}
+	t = strings.TrimRight(t, "\n")
+	if strings.TrimSpace(t) == "" {
+		return nil
+	}
+	box := newLineBox(width, height)
+	box.addText(t, 0)
+	return box.done()
+}
+
+// jsonView is a one-line summary of the step, then its arguments and its
+// result under dim headings: JSON indented and coloured, other text wrapped.
+func jsonView(s *model.Step, a stepArgs, width, height int) []string {
+	box := newLineBox(width, height)
+	sgr := sgrBold
+	if s.Status == model.StatusFailed {
+		sgr = sgrFailed
+	}
+	box.add(styled(stepSummary(s, a), sgr, width))
+
+	hasArgs := strings.TrimSpace(s.Args) != "" || len(s.ArgsJSON) > 0
+	hasResult := strings.TrimSpace(s.Result) != ""
+	if hasArgs {
+		raw := []byte(s.ArgsJSON)
+		if len(raw) == 0 && json.Valid([]byte(s.Args)) {
+			raw = []byte(s.Args)
+		}
+		if len(raw) > 0 {
+			box.add(styled("arguments", sgrFaint, width))
+			box.addJSON(raw, jsonIndent)
+		} else {
+			box.add(styled("arguments (not valid JSON)", sgrFaint, width))
+			box.addText(s.Args, jsonIndent)
+		}
+	}
+	if hasResult {
+		box.add(styled("result", sgrFaint, width))
+		if r := strings.TrimSpace(s.Result); (r[0] == '{' || r[0] == '[') && json.Valid([]byte(r)) {
+			box.addJSON([]byte(r), jsonIndent)
+		} else {
+			box.addText(strings.TrimRight(s.Result, "\n"), jsonIndent)
+		}
+	}
+	if !hasArgs && !hasResult {
+		box.add(styled("no arguments or result", sgrFaint, width))
+	}
+	return box.done()
+}
+
+// stepSummary says in one line what the step did: "Deleted internal/x.go",
+// "Moved a → b", "Mode → code", "Used <tool>", or the step's label.
+func stepSummary(s *model.Step, a stepArgs) string {
+	done := s.Status.Done()
+	verb := s.Category.Verb(done)
+	switch s.Category {
+	case model.CategoryDelete:
+		path := s.Location
+		if path == "" {
+			path = a.str("path", "file_path", "filePath", "file", "target")
+		}
+		if path != "" {
+			return verb + " " + oneLine(path)
+		}
+		return verb
+	case model.CategoryMove:
+		from := a.str("from", "source", "src", "old_path", "oldPath")
+		to := a.str("to", "destination", "dest", "new_path", "newPath")
+		switch {
+		case from != "" && to != "":
+			return verb + " " + oneLine(from) + " → " + oneLine(to)
+		case s.Location != "":
+			return verb + " " + oneLine(s.Location)
+		}
+		return verb
+	case model.CategorySwitchMode:
+		mode := a.str("mode", "mode_id", "modeId")
+		if mode == "" {
+			mode = s.Location
+		}
+		if mode != "" {
+			return "Mode → " + oneLine(mode)
+		}
+		return verb
+	}
+	return stepLabel(s)
+}
+
+// indentFor returns indent, or 0 when the width leaves no room after it.
+func indentFor(width, indent int) int {
+	if width <= indent {
+		return 0
+	}
+	return indent
+}
+
+// addText adds agent text made Plain, tabs expanded, each line wrapped to
+// the width after indent spaces. Once the box is full the rest is only
+// counted, a line of the text for a line.
+func (b *lineBox) addText(text string, indent int) {
+	indent = indentFor(b.width, indent)
+	cells := b.width - indent
+	pad := strings.Repeat(" ", indent)
+	for first := true; first || text != ""; first = false {
+		if b.full() {
+			b.more += strings.Count(text, "\n") + 1
+			return
+		}
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		line = Plain(strings.TrimRight(line, "\r"))
+		if strings.IndexByte(line, '\t') >= 0 {
+			line = expandTabs(line)
+		}
+		if n := asciiCells(line, 0); n >= 0 && n <= cells {
+			b.add(pad + line)
+			continue
+		}
+		// A line too long to wrap cheaply is wrapped only as far as can
+		// be shown (four bytes a cell covers any one-cell character);
+		// then the count of lines left out is short of the truth.
+		if limit := max((b.limit-len(b.lines)+1)*cells*4+4, maxWrapBytes); len(line) > limit {
+			for limit > 0 && !utf8.RuneStart(line[limit]) {
+				limit--
+			}
+			line = line[:limit]
+		}
+		for part := range strings.SplitSeq(ansi.Wrap(line, cells, ""), "\n") {
+			b.add(pad + fit(part, asciiCells(part, 0), cells))
+		}
+	}
+}
+
+// addJSON adds raw JSON indented two spaces a level after indent spaces,
+// each line cut to the width and coloured; invalid JSON is added as text.
+func (b *lineBox) addJSON(raw []byte, indent int) {
+	var buf bytes.Buffer
+	if json.Indent(&buf, raw, "", "  ") != nil {
+		b.addText(string(raw), indent)
+		return
+	}
+	indent = indentFor(b.width, indent)
+	cells := b.width - indent
+	pad := strings.Repeat(" ", indent)
+	text := buf.String()
+	for text != "" {
+		if b.full() {
+			b.more += strings.Count(text, "\n") + 1
+			return
+		}
+		var line string
+		line, text, _ = strings.Cut(text, "\n")
+		// JSON strings may hold raw bidi overrides and C1 controls: Plain
+		// them, and cut before colouring so no colour is cut in half.
+		line = Plain(line)
+		b.add(pad + colourJSON(fit(line, asciiCells(line, 0), cells)))
+	}
+}
+
+// colourJSON colours one line of indented JSON: keys blue, strings green,
+// numbers yellow, true/false/null magenta. The line may be cut short.
+func colourJSON(line string) string {
+	var b strings.Builder
+	b.Grow(len(line) + 16)
+	paint := func(sgr, tok string) {
+		b.WriteString(sgr)
+		b.WriteString(tok)
+		b.WriteString(sgrReset)
+	}
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(line) && line[j] != '"' {
+				if line[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(line))
+			k := j
+			for k < len(line) && line[k] == ' ' {
+				k++
+			}
+			if k < len(line) && line[k] == ':' {
+				paint(jsonKey, line[i:j])
+			} else {
+				paint(jsonString, line[i:j])
+			}
+			i = j
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(line) && strings.IndexByte("0123456789.eE+-", line[j]) >= 0 {
+				j++
+			}
+			paint(jsonNumber, line[i:j])
+			i = j
+		case c >= 'a' && c <= 'z':
+			j := i + 1
+			for j < len(line) && line[j] >= 'a' && line[j] <= 'z' {
+				j++
+			}
+			paint(jsonLiteral, line[i:j])
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// firstLine is the first non-blank line of agent text, flat and safe.
+func firstLine(text string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		if l := oneLine(line); l != "" {
+			return l
+		}
+	}
+	return ""
+}
