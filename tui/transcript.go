@@ -1,0 +1,263 @@
+package tui
+
+// This file holds the transcript's virtual list: which rows are visible,
+// following the bottom, scrolling. How one item becomes rows is in
+// transcript_render.go.
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// Transcript shows the items of a run as rows: user and assistant messages as
+// markdown (glamour, dark style, word-wrapped to the width, rendered once per
+// item, width and version and cached; finished items never re-rendered), reasoning
+// collapsed to one dim line ("▸ thinking: first words…") unless expanded, tool calls
+// as one StepRow each, errors and diagnostics as red rows, runs as a dim separator
+// ("── run r2 (continues r1) ──"), other kinds as one dim line. Only the visible
+// rows are rendered: item heights are cached per width, unknown heights estimated.
+//
+// It is a plain component: the screen calls SetItems, SetSize, ScrollBy and
+// View; it runs no Update loop and is not safe for concurrent use.
+type Transcript struct {
+	items []*model.Item
+	steps []*model.Step
+	// stepIDs finds a step by tool call id, for items without a step index;
+	// built when first needed and again when the steps grow.
+	stepIDs    map[string]int
+	stepIDsLen int
+
+	width, height int
+
+	// follow pins the view to the bottom. When it is off, the first visible
+	// row is line topOff of the item topSeq: anchoring to an item rather than
+	// a row number keeps the view still while items are appended or stream.
+	follow bool
+	topSeq uint64
+	topOff int
+
+	expanded map[uint64]bool
+	cache    map[uint64]*renderedItem
+
+	// markdown turns message text into trStyled text wrapped to width cells;
+	// tests replace it to count calls.
+	markdown func(src string, width int) string
+	glamour  trMarkdown
+
+	// renders counts items rendered (cache misses), for tests.
+	renders int
+	// rows is which item each row of the last View shows (-1 for none).
+	rows []int
+}
+
+// NewTranscript returns an empty transcript that follows the bottom.
+func NewTranscript() *Transcript {
+	t := &Transcript{
+		follow:   true,
+		expanded: map[uint64]bool{},
+		cache:    map[uint64]*renderedItem{},
+	}
+	t.markdown = t.glamour.render
+	return t
+}
+
+// SetItems replaces the items and steps shown. Items are matched to cached
+// renderings by Seq and Version, so only new or changed items (and tool
+// calls whose step changed) are rendered again, and only when visible.
+// The fold updates items in place, so SetItems may be passed the same
+// slices again after a batch.
+func (t *Transcript) SetItems(items []*model.Item, steps []*model.Step) {
+	t.items, t.steps = items, steps
+	// Drop renderings of items no longer shown (a replay seeked back), but
+	// only when the cache has clearly outgrown the list: a scan per batch
+	// would cost more than the memory.
+	if len(t.cache) > 2*len(items)+64 {
+		keep := make(map[uint64]*renderedItem, len(items))
+		for _, it := range items {
+			if r, ok := t.cache[it.Seq]; ok {
+				keep[it.Seq] = r
+			}
+		}
+		t.cache = keep
+	}
+}
+
+// SetSize sets the size of the view in cells. Renderings of another width
+// are redone lazily, as their items come into view.
+func (t *Transcript) SetSize(width, height int) {
+	t.width, t.height = max(width, 0), max(height, 0)
+}
+
+// Following reports whether the view is pinned to the bottom, showing new
+// rows as they arrive.
+func (t *Transcript) Following() bool { return t.follow }
+
+// ToggleExpanded shows a collapsed reasoning item in full, or collapses it
+// again.
+func (t *Transcript) ToggleExpanded(seq uint64) {
+	if t.expanded[seq] {
+		delete(t.expanded, seq)
+	} else {
+		t.expanded[seq] = true
+	}
+}
+
+// ItemAt returns the item shown at row of the last View (0 is the top), for
+// mouse clicks; ok is false for a row below the last item or out of range.
+func (t *Transcript) ItemAt(row int) (seq uint64, ok bool) {
+	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= len(t.items) {
+		return 0, false
+	}
+	return t.items[t.rows[row]].Seq, true
+}
+
+// ScrollBy moves the view rows rows down (up when negative). Scrolling up
+// stops following; scrolling down until the last row is visible resumes it.
+//
+// A long jump steps over items by their cached or estimated heights, so it
+// renders nothing but what ends up visible; a jump of up to a few screens
+// measures the items it passes, so the rows move exactly.
+func (t *Transcript) ScrollBy(rows int) {
+	if rows == 0 || len(t.items) == 0 || t.width <= 0 || t.height <= 0 {
+		return
+	}
+	idx, off := t.top()
+	if t.follow {
+		if rows > 0 {
+			return
+		}
+		idx, off = t.bottomTop()
+	}
+	exact := rows >= -3*t.height && rows <= 3*t.height
+	height := func(i int) int {
+		if exact {
+			return len(t.lines(i))
+		}
+		return t.heightOf(i)
+	}
+	off += rows
+	for off < 0 && idx > 0 {
+		idx--
+		off += height(idx)
+	}
+	if off < 0 {
+		off = 0
+	}
+	for idx < len(t.items) && off >= height(idx) {
+		off -= height(idx)
+		idx++
+	}
+	if idx >= len(t.items) {
+		t.follow = true
+		return
+	}
+	t.follow = false
+	t.topSeq, t.topOff = t.items[idx].Seq, off
+	if t.fitsBelow(idx, off) {
+		t.follow = true
+	}
+}
+
+// View draws the visible rows: exactly height lines, each exactly width
+// cells. Only the items on screen are rendered (or taken from the cache).
+func (t *Transcript) View() []string {
+	out := make([]string, 0, t.height)
+	t.rows = t.rows[:0]
+	if t.height == 0 {
+		return out
+	}
+	if t.width == 0 {
+		for range t.height {
+			out = append(out, "")
+			t.rows = append(t.rows, -1)
+		}
+		return out
+	}
+	idx, off := 0, 0
+	if t.follow {
+		idx, off = t.bottomTop()
+	} else {
+		idx, off = t.top()
+		if t.fitsBelow(idx, off) {
+			// The bottom is in view (items shrank, or the width grew): that
+			// is where following resumes.
+			t.follow = true
+			idx, off = t.bottomTop()
+		}
+	}
+	for i := idx; i < len(t.items) && len(out) < t.height; i++ {
+		ls := t.lines(i)
+		if i == idx {
+			ls = ls[min(off, len(ls)):]
+		}
+		for _, l := range ls {
+			if len(out) == t.height {
+				break
+			}
+			out = append(out, l)
+			t.rows = append(t.rows, i)
+		}
+	}
+	blank := strings.Repeat(" ", t.width)
+	for len(out) < t.height {
+		out = append(out, blank)
+		t.rows = append(t.rows, -1)
+	}
+	return out
+}
+
+// top resolves the scroll anchor to an item index and a line within it.
+func (t *Transcript) top() (idx, off int) {
+	idx = t.indexOf(t.topSeq)
+	if idx < 0 {
+		return 0, 0
+	}
+	return idx, max(0, min(t.topOff, len(t.lines(idx))-1))
+}
+
+// bottomTop is the anchor that shows the last row at the bottom of the view
+// (or the first row at the top when everything fits), found by rendering
+// items upwards from the last until the view is full.
+func (t *Transcript) bottomTop() (idx, off int) {
+	need := t.height
+	for i := len(t.items) - 1; i >= 0; i-- {
+		h := len(t.lines(i))
+		if h >= need {
+			return i, h - need
+		}
+		need -= h
+	}
+	return 0, 0
+}
+
+// fitsBelow reports whether the rows from line off of item idx to the end
+// fit in the view, that is, the bottom is visible from there.
+func (t *Transcript) fitsBelow(idx, off int) bool {
+	rest := -off
+	for i := idx; i < len(t.items); i++ {
+		rest += len(t.lines(i))
+		if rest > t.height {
+			return false
+		}
+	}
+	return true
+}
+
+// indexOf finds the item with sequence number seq. Items come from the fold
+// in Seq order, so a binary search finds it; a scan covers callers that
+// pass another order.
+func (t *Transcript) indexOf(seq uint64) int {
+	n := len(t.items)
+	i := sort.Search(n, func(i int) bool { return t.items[i].Seq >= seq })
+	if i < n && t.items[i].Seq == seq {
+		return i
+	}
+	for i, it := range t.items {
+		if it.Seq == seq {
+			return i
+		}
+	}
+	return -1
+}

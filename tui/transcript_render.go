@@ -1,0 +1,427 @@
+package tui
+
+// This file turns one transcript item into rows, exactly width cells each,
+// and caches them per (item, width, version) as STYLE.md asks: a finished
+// item keeps its version, so it is rendered once per width.
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/glamour/v2"
+	"charm.land/glamour/v2/styles"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// transcriptGutter is the width of the author column ("agent  "); message
+// text and the rows of a reply start after it.
+const transcriptGutter = 7
+
+// transcriptGutterMin is the narrowest view that has a gutter; below it the
+// author gets a line of its own and everything starts at column 0.
+const transcriptGutterMin = 32
+
+// renderedItem is an item's rows for one width, and what they depend on.
+type renderedItem struct {
+	version  uint64
+	stepSeq  uint64 // the step's LastSeq, for tool calls: steps change without the item
+	width    int
+	expanded bool
+	lines    []string
+}
+
+// stepOf returns the step a tool-call item shows, or nil.
+//
+// An item whose Step index is missing is matched by its tool call id: the
+// fold gives the first step's item Step -1 (model.Item's "none"), as its
+// add takes a zero Step for unset.
+func (t *Transcript) stepOf(it *model.Item) *model.Step {
+	if it.Kind != model.ItemToolCall {
+		return nil
+	}
+	if it.Step >= 0 && it.Step < len(t.steps) {
+		return t.steps[it.Step]
+	}
+	if it.ID == "" {
+		return nil
+	}
+	if t.stepIDs == nil || t.stepIDsLen != len(t.steps) {
+		t.stepIDs = make(map[string]int, len(t.steps))
+		for i, s := range t.steps {
+			t.stepIDs[s.ToolCallID] = i
+		}
+		t.stepIDsLen = len(t.steps)
+	}
+	if i, ok := t.stepIDs[it.ID]; ok {
+		return t.steps[i]
+	}
+	return nil
+}
+
+// lines returns the rows of item i at the current width, from the cache
+// when the item, its step and its expansion have not changed.
+func (t *Transcript) lines(i int) []string {
+	it := t.items[i]
+	var stepSeq uint64
+	if s := t.stepOf(it); s != nil {
+		stepSeq = s.LastSeq + 1 // 0 stays "no step"
+	}
+	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
+	if r, ok := t.cache[it.Seq]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp {
+		return r.lines
+	}
+	t.renders++
+	ls := t.render(it, exp)
+	if len(ls) == 0 {
+		ls = []string{strings.Repeat(" ", t.width)}
+	}
+	t.cache[it.Seq] = &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls}
+	return ls
+}
+
+// heightOf is item i's height at the current width without rendering it:
+// cached, exact for the one-line kinds, estimated for the rest.
+func (t *Transcript) heightOf(i int) int {
+	it := t.items[i]
+	if r, ok := t.cache[it.Seq]; ok && r.width == t.width && r.version == it.Version {
+		return len(r.lines)
+	}
+	w := t.width
+	switch it.Kind {
+	case model.ItemMessage:
+		g, _ := t.gutter()
+		return 1 + trEstimate(it.Text, w-g)
+	case model.ItemReasoning:
+		if t.expanded[it.Seq] {
+			g, _ := t.gutter()
+			return 1 + trEstimate(it.Text, w-g-2)
+		}
+	case model.ItemError, model.ItemDiagnostic:
+		return trEstimate(it.Text, w-2)
+	}
+	return 1
+}
+
+// trEstimate guesses how many lines text takes wrapped at width cells
+// (bytes for cells, one line per paragraph at least): close enough to step
+// over items during a long scroll.
+func trEstimate(text string, width int) int {
+	width = max(width, 1)
+	n := 0
+	for p := range strings.SplitSeq(text, "\n") {
+		n += 1 + len(p)/width
+	}
+	return max(n, 1)
+}
+
+// gutter returns the author column's width and whether the author has a
+// line of its own.
+func (t *Transcript) gutter() (int, bool) {
+	if t.width < transcriptGutterMin {
+		return 0, true
+	}
+	return transcriptGutter, false
+}
+
+// render draws one item; every line is exactly t.width cells.
+func (t *Transcript) render(it *model.Item, expanded bool) []string {
+	w := t.width
+	g, _ := t.gutter()
+	pad := strings.Repeat(" ", g)
+	switch it.Kind {
+	case model.ItemMessage:
+		return t.renderMessage(it)
+	case model.ItemReasoning:
+		return trReasoning(it, w, pad, expanded)
+	case model.ItemToolCall:
+		if s := t.stepOf(it); s != nil {
+			return []string{pad + StepRow(s, w-g)}
+		}
+		return []string{trDimLine(pad, "○ "+trOneLine(it.Name), w)}
+	case model.ItemRun:
+		return []string{trRunSeparator(it, w)}
+	case model.ItemError:
+		head := "✗ error"
+		if it.Name != "" {
+			head += " " + trOneLine(it.Name)
+		}
+		return trWrapRows(head+": "+Plain(it.Text), w, tlRed)
+	case model.ItemDiagnostic:
+		return trWrapRows("⚠ "+Plain(it.Text), w, tlRed)
+	}
+	return []string{trDimLine(pad, trOtherLine(it), w)}
+}
+
+// renderMessage draws a message: a blank line, then the author in the gutter
+// beside the markdown of its text.
+func (t *Transcript) renderMessage(it *model.Item) []string {
+	w := t.width
+	g, ownLine := t.gutter()
+	label, sgr := trAuthor(it)
+	out := []string{strings.Repeat(" ", w)}
+	if ownLine {
+		out = append(out, trFitLine(trStyled(label, sgr), w))
+	}
+	var body []string
+	if text := strings.TrimSpace(Plain(it.Text)); text != "" {
+		body = trSplitMarkdown(t.markdown(text, w-g))
+	}
+	if len(body) == 0 {
+		body = []string{trStyled("…", tlDim)}
+	}
+	pad := strings.Repeat(" ", g)
+	for i, l := range body {
+		prefix := pad
+		if i == 0 && !ownLine {
+			prefix = trStyled(label, sgr) + strings.Repeat(" ", g-ansi.StringWidth(label))
+		}
+		out = append(out, trFitLine(prefix+l, w))
+	}
+	return out
+}
+
+// trAuthor is the gutter word for a message and its colour.
+func trAuthor(it *model.Item) (string, string) {
+	switch it.Role {
+	case "user":
+		return "you", "1;36"
+	case "assistant":
+		return "agent", "1;35"
+	case "developer":
+		return "dev", tlDim
+	case "":
+		return "msg", tlDim
+	}
+	return ansi.Truncate(trOneLine(it.Role), transcriptGutter-2, "…"), tlDim
+}
+
+// trReasoning draws reasoning collapsed to one dim line, or expanded:
+// a header line and the text wrapped below it.
+func trReasoning(it *model.Item, w int, pad string, expanded bool) []string {
+	text := strings.TrimSpace(Plain(it.Text))
+	if !expanded {
+		return []string{trDimLine(pad, "▸ thinking: "+trOneLine(text), w)}
+	}
+	out := []string{trFitLine(pad+trStyled("▾ thinking", tlDim), w)}
+	inner := max(w-len(pad)-2, 1)
+	for l := range strings.SplitSeq(ansi.Wrap(text, inner, ""), "\n") {
+		out = append(out, trFitLine(pad+"  "+trStyled(l, "2;3"), w))
+	}
+	return out
+}
+
+// trRunSeparator is a dim rule naming the run and the run it continues.
+func trRunSeparator(it *model.Item, w int) string {
+	label := "── run " + trOneLine(it.ID)
+	if it.Name != "" {
+		label += " (continues " + trOneLine(it.Name) + ")"
+	}
+	label += " "
+	if n := ansi.StringWidth(label); n > w {
+		label = ansi.Truncate(label, w, "…")
+	} else if n := w - n; n > 0 {
+		label += strings.Repeat("─", n)
+	}
+	return trFitLine(trStyled(label, tlDim), w)
+}
+
+// trOtherLine is the one-line summary of an item of another kind.
+func trOtherLine(it *model.Item) string {
+	s := "· " + string(it.Kind)
+	if it.Name != "" {
+		s += " " + trOneLine(it.Name)
+	}
+	if it.Text != "" {
+		s += ": " + trOneLine(it.Text)
+	}
+	if it.Kind == model.ItemPhase && it.Status.Done() {
+		s += " ✓"
+	}
+	if len(it.Data) > 0 {
+		if d := trCompactJSON(it.Data); d != "" {
+			s += " " + d
+		}
+	}
+	return s
+}
+
+// trCompactJSON is raw JSON on one line, made safe; at most 512 bytes are
+// looked at, as the line is cut to the width anyway.
+func trCompactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return trOneLine(string(raw[:min(len(raw), 512)]))
+	}
+	s := b.String()
+	if len(s) > 512 {
+		s = s[:512]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return trOneLine(s)
+}
+
+// trWrapRows wraps plain text to the width in colour sgr, continuation lines
+// indented by two cells.
+func trWrapRows(text string, w int, sgr string) []string {
+	var out []string
+	for i, l := range strings.Split(ansi.Wrap(strings.TrimRight(text, "\n"), max(w-2, 1), ""), "\n") {
+		if i > 0 {
+			l = "  " + l
+		}
+		out = append(out, trFitLine(trStyled(l, sgr), w))
+	}
+	return out
+}
+
+// trOneLine is s made safe and flat: no escapes or controls, breaks as spaces.
+func trOneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, Plain(s))
+	return strings.TrimSpace(s)
+}
+
+// trDimLine is one dim line of plain text after pad, cut with "…" when it
+// is longer than the width.
+func trDimLine(pad, text string, w int) string {
+	if room := w - len(pad); room > 0 && ansi.StringWidth(text) > room {
+		text = ansi.Truncate(text, room, "…")
+	}
+	return trFitLine(pad+trStyled(text, tlDim), w)
+}
+
+// trStyled wraps s in the SGR sgr and a reset ("" leaves it plain).
+func trStyled(s, sgr string) string {
+	if sgr == "" || s == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m" + s + reset
+}
+
+// trFitLine cuts or pads a trStyled line to exactly w cells, closing any colour
+// at the end of its text so nothing bleeds into the padding.
+func trFitLine(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "")
+		n = ansi.StringWidth(s)
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 && !strings.HasSuffix(s, reset) {
+		s += reset
+	}
+	return s + strings.Repeat(" ", max(w-n, 0))
+}
+
+// trMarkdown keeps one glamour renderer per wrap width: building one
+// parses the style, so it is done once per width, not per message.
+type trMarkdown struct {
+	byWidth map[int]*glamour.TermRenderer
+}
+
+// render draws markdown in glamour's dark style wrapped to width cells,
+// without the document's margins (the transcript has its own gutter).
+// The text is sanitized before and after: glamour turns links into OSC 8
+// hyperlinks, which agent text must not emit.
+func (m *trMarkdown) render(src string, width int) string {
+	width = max(width, 1)
+	r := m.byWidth[width]
+	if r == nil {
+		st := styles.DarkStyleConfig
+		var zero uint
+		st.Document.Margin = &zero
+		st.Document.BlockPrefix, st.Document.BlockSuffix = "", ""
+		var err error
+		r, err = glamour.NewTermRenderer(glamour.WithStyles(st), glamour.WithWordWrap(width))
+		if err != nil {
+			return ansi.Wrap(src, width, "")
+		}
+		if len(m.byWidth) >= 8 {
+			m.byWidth = nil // widths change rarely; a resize drag leaves a few
+		}
+		if m.byWidth == nil {
+			m.byWidth = map[int]*glamour.TermRenderer{}
+		}
+		m.byWidth[width] = r
+	}
+	out, err := r.Render(src)
+	if err != nil {
+		return ansi.Wrap(src, width, "")
+	}
+	return out
+}
+
+// trSplitMarkdown splits rendered markdown into lines made safe (SGR only),
+// without the padding glamour adds, and without blank lines at the ends.
+func trSplitMarkdown(s string) []string {
+	s = SafeSGR(s)
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = trTrimPadding(l)
+	}
+	for len(lines) > 0 && trIsBlank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && trIsBlank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+func trIsBlank(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
+
+// trTrimPadding drops the invisible tail glamour pads each line with: spaces
+// in a foreground-only colour, and colour changes with nothing after them.
+// It keeps a heading's coloured background. Each padding space comes with
+// its own SGR pair, so without this a line is several times longer.
+func trTrimPadding(l string) string {
+	for {
+		switch {
+		case strings.HasSuffix(l, " "):
+			if i := strings.LastIndex(l, "\x1b["); i >= 0 {
+				if j := strings.IndexByte(l[i:], 'm'); j < 0 || !trInvisibleSpaces(l[i:i+j+1]) {
+					return l
+				}
+			}
+			l = l[:len(l)-1]
+		case strings.HasSuffix(l, "m"):
+			i := strings.LastIndex(l, "\x1b[")
+			if i < 0 || strings.ContainsAny(l[i+2:len(l)-1], "m\x1b") {
+				return l
+			}
+			l = l[:i]
+		default:
+			return l
+		}
+	}
+}
+
+// trInvisibleSpaces reports whether spaces drawn after the SGR sequence seq
+// show nothing: no background, underline, reverse or strike-through.
+func trInvisibleSpaces(seq string) bool {
+	params := strings.TrimSuffix(strings.TrimPrefix(seq, "\x1b["), "m")
+	ps := strings.Split(params, ";")
+	for i := 0; i < len(ps); i++ {
+		switch p := ps[i]; {
+		case p == "38":
+			// 38;5;n or 38;2;r;g;b: skip the colour's arguments.
+			if i+1 < len(ps) && ps[i+1] == "5" {
+				i += 2
+			} else if i+1 < len(ps) && ps[i+1] == "2" {
+				i += 4
+			}
+		case p == "4", p == "7", p == "9", p == "48", p == "53",
+			len(p) == 2 && p[0] == '4' && p[1] != '9',
+			len(p) == 3 && p[0] == '1' && p[1] == '0':
+			return false
+		}
+	}
+	return true
+}
