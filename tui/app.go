@@ -1,0 +1,279 @@
+package tui
+
+// This file holds the root Bubble Tea model: its state, the record pump and
+// the selection rules (follow live, play). Drawing is in app_view.go, keys
+// and mouse in app_keys.go.
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// Layouts accepted by AppOptions.Layout.
+const (
+	LayoutAuto  = "auto"  // side pane from sideMinWidth columns, a bottom sheet below
+	LayoutSide  = "side"  // transcript left, panel right
+	LayoutSheet = "sheet" // panel over the lower part of the screen
+)
+
+// sideMinWidth is the narrowest terminal the auto layout shows side by side.
+const sideMinWidth = 120
+
+// playInterval is how long play shows each step: long enough to read the
+// step's label and glance at its view.
+const playInterval = 1200 * time.Millisecond
+
+// pumpMaxBatches caps how many ready batches one pump message gathers, so a
+// burst becomes one fold pass and one frame, while a stream that never
+// pauses still reaches the screen.
+const pumpMaxBatches = 256
+
+// AppOptions shape the screen.
+type AppOptions struct {
+	// Layout is LayoutAuto (the default for ""), LayoutSide or LayoutSheet.
+	Layout string
+	// Title is shown in the transcript's title bar (a file name, "demo").
+	Title string
+}
+
+// App is the root model of the viewer: it owns the fold, the layout, focus
+// and the selected step, and routes messages to the plain components
+// (Transcript, PanelLines, Timeline) it draws.
+type App struct {
+	fold *fold.Fold
+	recs <-chan []model.Record
+	opts AppOptions
+
+	width, height int
+	layout        string
+
+	transcript *Transcript
+
+	// selected indexes fold.Steps(); -1 before the first step.
+	selected int
+	// following keeps the newest step selected as steps arrive.
+	following bool
+	// done is set when recs closes: nothing more arrives, live is over.
+	done bool
+
+	playing bool
+	// playGen tells the tick of the current play from ticks of an earlier
+	// one still in flight after a pause.
+	playGen int
+
+	focus    appFocus
+	dragging bool // the mouse button went down on the slider
+
+	// err is the last error the fold returned, shown in the footer.
+	err error
+
+	// geometry of the last View, for mouse hits
+	geo appGeometry
+
+	panelCache panelCache
+}
+
+type appFocus int
+
+const (
+	focusTranscript appFocus = iota
+	focusPanel
+)
+
+// recordsMsg carries batches of records from the pump.
+type recordsMsg [][]model.Record
+
+// recordsDoneMsg says the record channel closed.
+type recordsDoneMsg struct{}
+
+// playTickMsg advances play by one step.
+type playTickMsg struct{ gen int }
+
+// NewApp shows records arriving on recs (a batch per receive; the channel
+// closes at the end of the input) folded with f. Until recs closes the input
+// is live: the panel follows the newest step and shows ● LIVE.
+func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
+	switch opts.Layout {
+	case LayoutSide, LayoutSheet:
+	default:
+		opts.Layout = LayoutAuto
+	}
+	a := &App{
+		fold:       f,
+		recs:       recs,
+		opts:       opts,
+		layout:     opts.Layout,
+		transcript: NewTranscript(),
+		selected:   -1,
+		following:  true,
+	}
+	a.refresh()
+	return a
+}
+
+// Init starts the record pump.
+func (a *App) Init() tea.Cmd { return a.pump() }
+
+// pump waits for the next batch and gathers whatever else is ready without
+// waiting, so a burst costs one message and one frame.
+func (a *App) pump() tea.Cmd {
+	recs := a.recs
+	if recs == nil {
+		return func() tea.Msg { return recordsDoneMsg{} }
+	}
+	return func() tea.Msg {
+		b, ok := <-recs
+		if !ok {
+			return recordsDoneMsg{}
+		}
+		msg := recordsMsg{b}
+		for len(msg) < pumpMaxBatches {
+			select {
+			case b, ok := <-recs:
+				if !ok {
+					// The close is seen again by the next pump.
+					return msg
+				}
+				msg = append(msg, b)
+			default:
+				return msg
+			}
+		}
+		return msg
+	}
+}
+
+// Update routes one message.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
+		return a, nil
+	case recordsMsg:
+		for _, b := range msg {
+			if _, err := a.fold.Apply(b...); err != nil {
+				a.err = err
+			}
+		}
+		a.refresh()
+		return a, a.pump()
+	case recordsDoneMsg:
+		a.done = true
+		return a, nil
+	case playTickMsg:
+		return a, a.playTick(msg)
+	case tea.KeyPressMsg:
+		return a, a.key(msg)
+	case tea.MouseClickMsg:
+		return a, a.click(tea.Mouse(msg))
+	case tea.MouseMotionMsg:
+		a.drag(tea.Mouse(msg))
+		return a, nil
+	case tea.MouseReleaseMsg:
+		a.dragging = false
+		return a, nil
+	case tea.MouseWheelMsg:
+		a.wheel(tea.Mouse(msg))
+		return a, nil
+	}
+	return a, nil
+}
+
+// refresh hands the fold's items to the transcript and, when following,
+// selects the newest step.
+func (a *App) refresh() {
+	steps := a.fold.Steps()
+	a.transcript.SetItems(a.fold.Items(), steps)
+	switch {
+	case len(steps) == 0:
+		a.selected = -1
+	case a.following || a.selected < 0:
+		a.selected = len(steps) - 1
+	case a.selected >= len(steps):
+		a.selected = len(steps) - 1
+	}
+}
+
+// live reports whether the panel shows ● LIVE: records still arrive and the
+// newest step is selected.
+func (a *App) live() bool { return a.following && !a.done }
+
+// selectStep selects step i (clamped) and stops following, as choosing any
+// step by hand does; choosing the newest of a live input follows again.
+func (a *App) selectStep(i int) {
+	n := len(a.fold.Steps())
+	if n == 0 {
+		return
+	}
+	a.selected = max(0, min(i, n-1))
+	a.following = false
+}
+
+// backToLive selects the newest step and follows new ones.
+func (a *App) backToLive() {
+	a.following = true
+	a.stopPlay()
+	if n := len(a.fold.Steps()); n > 0 {
+		a.selected = n - 1
+	}
+}
+
+// togglePlay starts or pauses play. Starting on the last step starts over
+// from the first.
+func (a *App) togglePlay() tea.Cmd {
+	if a.playing {
+		a.stopPlay()
+		return nil
+	}
+	n := len(a.fold.Steps())
+	if n == 0 {
+		return nil
+	}
+	if a.selected >= n-1 {
+		a.selectStep(0)
+	} else {
+		a.selectStep(a.selected)
+	}
+	a.playing = true
+	a.playGen++
+	return a.tick()
+}
+
+func (a *App) stopPlay() {
+	a.playing = false
+	a.playGen++
+}
+
+func (a *App) tick() tea.Cmd {
+	gen := a.playGen
+	return tea.Tick(playInterval, func(time.Time) tea.Msg { return playTickMsg{gen} })
+}
+
+// playTick moves play one step on, stopping at the last step.
+func (a *App) playTick(msg playTickMsg) tea.Cmd {
+	if !a.playing || msg.gen != a.playGen {
+		return nil
+	}
+	n := len(a.fold.Steps())
+	if a.selected < n-1 {
+		a.selected++
+	}
+	if a.selected >= n-1 {
+		a.stopPlay()
+		return nil
+	}
+	return a.tick()
+}
+
+// step returns the selected step, or nil.
+func (a *App) step() *model.Step {
+	steps := a.fold.Steps()
+	if a.selected < 0 || a.selected >= len(steps) {
+		return nil
+	}
+	return steps[a.selected]
+}

@@ -1,0 +1,155 @@
+package tui
+
+// This file holds what keys and the mouse do on the App.
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// wheelRows is how far one wheel notch scrolls the transcript.
+const wheelRows = 3
+
+// key handles one key press.
+func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "left", "h":
+		a.stopPlay()
+		a.selectStep(a.selected - 1)
+	case "right", "l":
+		a.stopPlay()
+		a.selectStep(a.selected + 1)
+	case "home":
+		a.stopPlay()
+		a.selectStep(0)
+	case "end", "L":
+		a.backToLive()
+	case "space", " ":
+		return a.togglePlay()
+	case "up", "k":
+		a.transcript.ScrollBy(-1)
+	case "down", "j":
+		a.transcript.ScrollBy(1)
+	case "pgup":
+		a.transcript.ScrollBy(-max(1, a.geo.transcript.h-1))
+	case "pgdown":
+		a.transcript.ScrollBy(max(1, a.geo.transcript.h-1))
+	case "tab", "shift+tab":
+		if a.focus == focusTranscript {
+			a.focus = focusPanel
+		} else {
+			a.focus = focusTranscript
+		}
+	case "v":
+		// Switch to the layout not shown now, whatever auto would choose.
+		if a.sideBySide() {
+			a.layout = LayoutSheet
+		} else {
+			a.layout = LayoutSide
+		}
+	}
+	return nil
+}
+
+// wheel scrolls the transcript.
+func (a *App) wheel(m tea.Mouse) {
+	switch m.Button {
+	case tea.MouseWheelUp:
+		a.transcript.ScrollBy(-wheelRows)
+	case tea.MouseWheelDown:
+		a.transcript.ScrollBy(wheelRows)
+	}
+}
+
+// click acts on a left click: timeline chips, ticks and buttons, the back
+// to live mark in the panel header, transcript tool call rows.
+func (a *App) click(m tea.Mouse) tea.Cmd {
+	if m.Button != tea.MouseLeft {
+		return nil
+	}
+	g := a.geo
+	if g.panel.contains(m.X, m.Y) {
+		a.focus = focusPanel
+	} else if g.transcript.contains(m.X, m.Y) || g.transcriptTitle.contains(m.X, m.Y) {
+		a.focus = focusTranscript
+	}
+	if g.liveMark.contains(m.X, m.Y) {
+		a.backToLive()
+		return nil
+	}
+	if g.timeline.contains(m.X, m.Y) {
+		h := g.timelineView.HitAt(m.Y-g.timeline.y, m.X-g.timeline.x)
+		switch h.Kind {
+		case HitChip:
+			a.stopPlay()
+			a.selectStep(h.Step)
+		case HitTick:
+			a.stopPlay()
+			a.selectStep(h.Step)
+			a.dragging = true
+		case HitPrev:
+			a.stopPlay()
+			a.selectStep(a.selected - 1)
+		case HitNext:
+			a.stopPlay()
+			a.selectStep(a.selected + 1)
+		case HitPlay:
+			return a.togglePlay()
+		case HitLive:
+			a.backToLive()
+		}
+		return nil
+	}
+	if g.transcript.contains(m.X, m.Y) {
+		seq, ok := a.transcript.ItemAt(m.Y - g.transcript.y)
+		if !ok {
+			return nil
+		}
+		it := a.itemBySeq(seq)
+		switch {
+		case it == nil:
+		case it.Kind == model.ItemReasoning:
+			a.transcript.ToggleExpanded(seq)
+		case it.Step >= 0 && it.Step < len(a.fold.Steps()):
+			a.stopPlay()
+			a.selectStep(it.Step)
+		}
+	}
+	return nil
+}
+
+// drag moves the selection along the slider while the button is held.
+func (a *App) drag(m tea.Mouse) {
+	if !a.dragging || m.Button != tea.MouseLeft {
+		return
+	}
+	if i := a.geo.timelineView.SliderStep(m.X - a.geo.timeline.x); i >= 0 {
+		a.selectStep(i)
+	}
+}
+
+// itemBySeq finds an item by its Seq; items are in Seq order.
+func (a *App) itemBySeq(seq uint64) *model.Item {
+	items := a.fold.Items()
+	lo, hi := 0, len(items)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if items[mid].Seq < seq {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(items) && items[lo].Seq == seq {
+		return items[lo]
+	}
+	for _, it := range items { // not in Seq order after all
+		if it.Seq == seq {
+			return it
+		}
+	}
+	return nil
+}

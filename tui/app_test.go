@@ -1,0 +1,445 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+func demoRecords(t testing.TB) []model.Record {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "assets", "demo.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := sources.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// demoApp is an App that has received the whole demo in one batch, at
+// w×h; with closed the channel has closed too (a saved log).
+type demoApp struct {
+	*App
+	ch   chan []model.Record
+	next tea.Cmd // the pump re-issued after the batch
+}
+
+func newDemoApp(t testing.TB, w, h int, closed bool, opts AppOptions) *demoApp {
+	t.Helper()
+	ch := make(chan []model.Record, 1)
+	ch <- demoRecords(t)
+	a := NewApp(fold.New(fold.Options{}), ch, opts)
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	msg := a.Init()()
+	if _, ok := msg.(recordsMsg); !ok {
+		t.Fatalf("first pump message is %T, want recordsMsg", msg)
+	}
+	_, next := a.Update(msg)
+	d := &demoApp{App: a, ch: ch, next: next}
+	if closed {
+		d.close(t)
+	}
+	return d
+}
+
+func (d *demoApp) close(t testing.TB) {
+	t.Helper()
+	close(d.ch)
+	msg := d.next()
+	if _, ok := msg.(recordsDoneMsg); !ok {
+		t.Fatalf("pump after close gives %T, want recordsDoneMsg", msg)
+	}
+	d.Update(msg)
+}
+
+func (d *demoApp) press(keys ...string) {
+	for _, k := range keys {
+		d.Update(keyPress(k))
+	}
+}
+
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func (d *demoApp) screen() []string { return strings.Split(d.View().Content, "\n") }
+
+func (d *demoApp) plain() string { return ansi.Strip(d.View().Content) }
+
+func checkScreen(t *testing.T, lines []string, w, h int) {
+	t.Helper()
+	if len(lines) != h {
+		t.Fatalf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n != w {
+			t.Fatalf("line %d is %d cells, want %d: %q", i, n, w, l)
+		}
+	}
+}
+
+func TestAppGolden(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		w, h   int
+		closed bool
+		keys   []string
+	}{
+		{"side_live_160x48", 160, 48, false, nil},
+		{"side_back_160x48", 160, 48, false, []string{"left", "left"}},
+		{"sheet_100x30", 100, 30, true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDemoApp(t, c.w, c.h, c.closed, AppOptions{Title: "demo"})
+			d.press(c.keys...)
+			got := d.View().Content
+			checkScreen(t, strings.Split(got, "\n"), c.w, c.h)
+			path := filepath.Join("testdata", "app", c.name+".golden")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./tui/ -run AppGolden -update)", err)
+			}
+			if !bytes.Equal(want, []byte(got)) {
+				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run AppGolden -update and look at it", path)
+			}
+		})
+	}
+}
+
+func TestAppFollowsLive(t *testing.T) {
+	d := newDemoApp(t, 160, 48, false, AppOptions{})
+	n := len(d.fold.Steps())
+	if n < 2 {
+		t.Fatalf("demo has %d steps", n)
+	}
+	if d.selected != n-1 || !d.following {
+		t.Fatalf("selected %d following %v, want %d true", d.selected, d.following, n-1)
+	}
+	if !strings.Contains(d.plain(), "● LIVE") {
+		t.Error("no ● LIVE while the channel is open")
+	}
+
+	d.press("left")
+	if d.selected != n-2 || d.following {
+		t.Errorf("after ←: selected %d following %v, want %d false", d.selected, d.following, n-2)
+	}
+	if !strings.Contains(d.plain(), "Back to live") {
+		t.Error("no Back to live after ←")
+	}
+	d.press("h", "right")
+	if d.selected != n-2 || d.following {
+		t.Errorf("after h →: selected %d following %v", d.selected, d.following)
+	}
+	d.press("l")
+	if d.selected != n-1 || d.following {
+		t.Errorf("after l: selected %d following %v, want the last without following", d.selected, d.following)
+	}
+	d.press("home")
+	if d.selected != 0 {
+		t.Errorf("after Home: selected %d", d.selected)
+	}
+	d.press("L")
+	if d.selected != n-1 || !d.following || !strings.Contains(d.plain(), "● LIVE") {
+		t.Errorf("after L: selected %d following %v", d.selected, d.following)
+	}
+	d.press("left", "end")
+	if d.selected != n-1 || !d.following {
+		t.Errorf("after End: selected %d following %v", d.selected, d.following)
+	}
+
+	d.close(t)
+	if s := d.plain(); strings.Contains(s, "LIVE") || strings.Contains(s, "Back to live") {
+		t.Error("LIVE or Back to live shown after the channel closed")
+	}
+	if d.selected != n-1 {
+		t.Errorf("after close: selected %d", d.selected)
+	}
+}
+
+func TestAppNewStepsWhileReviewing(t *testing.T) {
+	recs := demoRecords(t)
+	ch := make(chan []model.Record, 2)
+	half := len(recs) / 2
+	ch <- recs[:half]
+	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{})
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	_, next := a.Update(a.Init()())
+	a.Update(keyPress("left"))
+	sel := a.selected
+	ch <- recs[half:]
+	a.Update(next())
+	if a.selected != sel {
+		t.Errorf("reviewing step %d, new records moved it to %d", sel, a.selected)
+	}
+	a.Update(keyPress("L"))
+	if a.selected != len(a.fold.Steps())-1 {
+		t.Errorf("L selected %d of %d", a.selected, len(a.fold.Steps()))
+	}
+}
+
+func TestAppLayoutSwitch(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	if !d.sideBySide() {
+		t.Fatal("160 columns is not side by side")
+	}
+	side := d.screen()
+	d.press("v")
+	if d.sideBySide() {
+		t.Fatal("v kept side by side")
+	}
+	sheet := d.screen()
+	checkScreen(t, sheet, 160, 48)
+	if strings.Join(side, "\n") == strings.Join(sheet, "\n") {
+		t.Error("v did not change the screen")
+	}
+	d.press("v")
+	if !d.sideBySide() {
+		t.Error("v twice is not side by side again")
+	}
+
+	s := newDemoApp(t, 100, 30, true, AppOptions{Layout: LayoutSide})
+	if !s.sideBySide() {
+		t.Error("Layout side at 100 columns is not side by side")
+	}
+	s = newDemoApp(t, 200, 30, true, AppOptions{Layout: LayoutSheet})
+	if s.sideBySide() {
+		t.Error("Layout sheet at 200 columns is side by side")
+	}
+}
+
+func TestAppSizes(t *testing.T) {
+	for _, sz := range [][2]int{{60, 20}, {120, 40}, {300, 100}, {1, 1}, {20, 4}, {119, 7}} {
+		for _, closed := range []bool{false, true} {
+			d := newDemoApp(t, sz[0], sz[1], closed, AppOptions{Title: "demo"})
+			checkScreen(t, d.screen(), sz[0], sz[1])
+			d.press("left", "v", "tab")
+			checkScreen(t, d.screen(), sz[0], sz[1])
+		}
+	}
+	// Before any record: the waiting line.
+	ch := make(chan []model.Record)
+	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	lines := strings.Split(a.View().Content, "\n")
+	checkScreen(t, lines, 80, 24)
+	if !strings.Contains(ansi.Strip(a.View().Content), appWaiting) {
+		t.Error("no waiting line before the first step")
+	}
+}
+
+func TestAppResizeKeepsStep(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	d.press("left", "left", "left")
+	sel := d.selected
+	d.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
+	d.View()
+	if d.selected != sel {
+		t.Errorf("resize moved the selection from %d to %d", sel, d.selected)
+	}
+}
+
+func TestAppClickChip(t *testing.T) {
+	for _, sz := range [][2]int{{160, 48}, {100, 30}} {
+		d := newDemoApp(t, sz[0], sz[1], false, AppOptions{})
+		d.View()
+		g := d.geo
+		row := g.timeline.y + TimelineChips
+		target := -1
+		for col := 0; col < g.timeline.w; col++ {
+			h := g.timelineView.HitAt(TimelineChips, col)
+			if h.Kind == HitChip && h.Step != d.selected {
+				target = h.Step
+				d.Update(tea.MouseClickMsg{X: g.timeline.x + col, Y: row, Button: tea.MouseLeft})
+				break
+			}
+		}
+		if target < 0 {
+			t.Fatalf("%v: no chip of another step on screen", sz)
+		}
+		if d.selected != target || d.following {
+			t.Errorf("%v: click on the chip of step %d selected %d (following %v)", sz, target, d.selected, d.following)
+		}
+		// The live button resumes.
+		d.View()
+		g = d.geo
+		for col := 0; col < g.timeline.w; col++ {
+			if g.timelineView.HitAt(TimelineControls, col).Kind == HitLive {
+				d.Update(tea.MouseClickMsg{X: g.timeline.x + col, Y: g.timeline.y + TimelineControls, Button: tea.MouseLeft})
+				break
+			}
+		}
+		if !d.following || d.selected != len(d.fold.Steps())-1 {
+			t.Errorf("%v: click on back to live: selected %d following %v", sz, d.selected, d.following)
+		}
+	}
+}
+
+func TestAppClickTranscriptStep(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	d.View()
+	g := d.geo
+	for row := 0; row < g.transcript.h; row++ {
+		seq, ok := d.transcript.ItemAt(row)
+		if !ok {
+			continue
+		}
+		it := d.itemBySeq(seq)
+		if it == nil || it.Kind != model.ItemToolCall || it.Step < 0 || it.Step == d.selected {
+			continue
+		}
+		d.Update(tea.MouseClickMsg{X: g.transcript.x + 2, Y: g.transcript.y + row, Button: tea.MouseLeft})
+		if d.selected != it.Step {
+			t.Errorf("click on the row of step %d selected %d", it.Step, d.selected)
+		}
+		return
+	}
+	t.Skip("no tool call row of another step on screen")
+}
+
+func TestAppPlay(t *testing.T) {
+	d := newDemoApp(t, 120, 40, true, AppOptions{})
+	n := len(d.fold.Steps())
+	d.press("home")
+	_, cmd := d.Update(keyPress("space"))
+	if !d.playing || cmd == nil {
+		t.Fatal("space did not start play")
+	}
+	for i := 1; i < n; i++ {
+		_, cmd = d.Update(playTickMsg{gen: d.playGen})
+		if d.selected != i {
+			t.Fatalf("tick %d selected %d", i, d.selected)
+		}
+	}
+	if d.playing || cmd != nil {
+		t.Error("play did not stop at the last step")
+	}
+	// A stale tick does nothing.
+	d.press("home", "space", "space")
+	d.Update(playTickMsg{gen: d.playGen - 1})
+	if d.selected != 0 {
+		t.Errorf("a tick after pause moved to %d", d.selected)
+	}
+}
+
+func TestAppScrollAndQuit(t *testing.T) {
+	d := newDemoApp(t, 100, 30, true, AppOptions{})
+	d.View()
+	d.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if d.transcript.Following() {
+		t.Error("wheel up kept following")
+	}
+	for range 1000 {
+		d.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if !d.transcript.Following() {
+		t.Error("wheel down to the bottom did not follow again")
+	}
+	_, cmd := d.Update(keyPress("q"))
+	if cmd == nil {
+		t.Fatal("q gave no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q does not quit")
+	}
+	_, cmd = d.Update(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	if cmd == nil {
+		t.Fatal("ctrl+c gave no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("ctrl+c does not quit")
+	}
+}
+
+// TestAppProgram runs the App in a real Program (teatest v2 cannot be
+// used here: its golden package defines the -update flag this package's
+// tests already define) to the first frame, and quits with q.
+func TestAppProgram(t *testing.T) {
+	ch := make(chan []model.Record, 1)
+	ch <- demoRecords(t)
+	close(ch)
+	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{Title: "demo"})
+	out := &syncBuffer{}
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	p := tea.NewProgram(a, tea.WithInput(inR), tea.WithOutput(out), tea.WithWindowSize(120, 40),
+		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !out.contains("agent computer") {
+		if time.Now().After(deadline) {
+			p.Kill()
+			t.Fatalf("no first frame after 5 s; output %q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.Send(keyPress("q"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		p.Kill()
+		t.Fatal("q did not end the program")
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) contains(sub string) bool { return strings.Contains(s.String(), sub) }

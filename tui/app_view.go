@@ -1,0 +1,269 @@
+package tui
+
+// This file draws the App: the layout of transcript and panel, the panel's
+// header, view, status and timeline, and the footer of key hints.
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+const (
+	appFooter      = "←/→ step  space play  L live  v layout  ↑/↓ scroll  q quit"
+	appWaiting     = "waiting for the agent's first step…"
+	appLiveMark    = "● LIVE"
+	appBackMark    = "⏭ Back to live"
+	appSideShare   = 45 // percent of the width the transcript gets side by side
+	appSheetShare  = 55 // percent of the rows the bottom sheet covers
+	sgrLive        = "\x1b[1;32m"
+	sgrBack        = "\x1b[1;33m"
+	sgrTitleFocus  = "\x1b[1;36m"
+	sgrTitleNormal = "\x1b[2m"
+)
+
+// rect is a screen area in cells.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+// appGeometry is where the last View drew what the mouse can hit.
+type appGeometry struct {
+	transcriptTitle rect
+	transcript      rect
+	panel           rect // the panel below its title line
+	liveMark        rect
+	timeline        rect
+	timelineView    TimelineView
+}
+
+// panelCache keeps the panel's view lines: PanelLines decodes screenshots
+// on every call, which a frame cannot afford.
+type panelCache struct {
+	step    int
+	lastSeq uint64
+	status  model.Status
+	w, h    int
+	lines   []string
+}
+
+// sideBySide reports whether the layout now is transcript left, panel right.
+func (a *App) sideBySide() bool {
+	if a.width < 3 {
+		return false
+	}
+	switch a.layout {
+	case LayoutSide:
+		return true
+	case LayoutSheet:
+		return false
+	}
+	return a.width >= sideMinWidth
+}
+
+// View draws the whole screen: exactly height lines of exactly width cells.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	return v
+}
+
+func (a *App) render() string {
+	a.geo = appGeometry{}
+	w, h := a.width, a.height
+	if w < 1 || h < 1 {
+		return ""
+	}
+	rows := h - 1 // the footer
+	lines := make([]string, 0, h)
+	if a.sideBySide() {
+		tw := w * appSideShare / 100
+		pw := w - tw - 1
+		left := a.transcriptPane(rect{0, 0, tw, rows})
+		right := a.panelPane(rect{tw + 1, 0, pw, rows})
+		sep := sgrFaint + "│" + sgrReset
+		for i := range rows {
+			lines = append(lines, left[i]+sep+right[i])
+		}
+	} else {
+		ph := rows * appSheetShare / 100
+		th := rows - ph
+		lines = append(lines, a.transcriptPane(rect{0, 0, w, th})...)
+		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
+	}
+	lines = append(lines, padLine(sgrFaint+ansi.Truncate(appFooter, w, "…")+sgrReset, w))
+	return strings.Join(lines, "\n")
+}
+
+// titleLine is a pane's title bar, bright when the pane has focus.
+func titleLine(title string, focused bool, width int) string {
+	sgr := sgrTitleNormal
+	if focused {
+		sgr = sgrTitleFocus
+	}
+	text := "─ " + Plain(title) + " "
+	n := ansi.StringWidth(text)
+	if n < width {
+		text += strings.Repeat("─", width-n)
+	}
+	return padLine(sgr+ansi.Truncate(text, width, "…")+sgrReset, width)
+}
+
+// transcriptPane draws the title line and the transcript into r.
+func (a *App) transcriptPane(r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h < 1 {
+		return out
+	}
+	title := "transcript"
+	if a.opts.Title != "" {
+		title += " · " + a.opts.Title
+	}
+	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
+	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
+	body := rect{r.x, r.y + 1, r.w, r.h - 1}
+	a.geo.transcript = body
+	a.transcript.SetSize(body.w, body.h)
+	for _, l := range a.transcript.View() {
+		out = append(out, padLine(l, r.w))
+	}
+	for len(out) < r.h {
+		out = append(out, strings.Repeat(" ", r.w))
+	}
+	return out[:r.h]
+}
+
+// panelPane draws the computer panel into r: a title line, the header
+// (live mark and step), the step's view, its status and the timeline.
+func (a *App) panelPane(r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h < 1 {
+		return out
+	}
+	out = append(out, titleLine("agent computer", a.focus == focusPanel, r.w))
+	body := rect{r.x, r.y + 1, r.w, r.h - 1}
+	a.geo.panel = body
+	if body.h < 1 {
+		return out
+	}
+	steps := a.fold.Steps()
+	s := a.step()
+	if s == nil {
+		blank := strings.Repeat(" ", r.w)
+		for i := range body.h {
+			if i == body.h/2 {
+				out = append(out, centreLine(sgrFaint+appWaiting+sgrReset, ansi.StringWidth(appWaiting), r.w))
+			} else {
+				out = append(out, blank)
+			}
+		}
+		return out
+	}
+
+	const fixed = 5 // header, status, three timeline lines
+	viewH := max(0, body.h-fixed)
+	lines := make([]string, 0, viewH+fixed)
+	lines = append(lines, a.panelHeader(s, body))
+	view := a.panelView(s, r.w, viewH)
+	for i := range viewH {
+		if i < len(view) {
+			lines = append(lines, padLine(view[i], r.w))
+		} else {
+			lines = append(lines, strings.Repeat(" ", r.w))
+		}
+	}
+	lines = append(lines, padLine(PanelStatus(s, a.selected, len(steps), r.w), r.w))
+	tl := Timeline(TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live()}, r.w)
+	if a.done {
+		hideLiveButton(&tl)
+	}
+	for _, l := range tl.Lines {
+		lines = append(lines, padLine(l, r.w))
+	}
+	// Too short for everything: keep the timeline, the part that is clicked.
+	drop := max(0, len(lines)-body.h)
+	if drop > 0 {
+		lines = lines[drop:]
+		if a.geo.liveMark.w > 0 {
+			a.geo.liveMark = rect{}
+		}
+	}
+	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}
+	a.geo.timelineView = tl
+	return append(out, lines...)
+}
+
+// panelHeader is "● LIVE  " (or "⏭ Back to live  " while the input is live)
+// and the step's row.
+func (a *App) panelHeader(s *model.Step, body rect) string {
+	prefix, mark, cells := "", "", 0
+	switch {
+	case a.live():
+		mark, prefix = appLiveMark, sgrLive+appLiveMark+sgrReset+"  "
+	case !a.done:
+		mark, prefix = appBackMark, sgrBack+appBackMark+sgrReset+"  "
+	}
+	if mark != "" {
+		cells = ansi.StringWidth(mark) + 2
+		if cells >= body.w {
+			return padLine(prefix, body.w)
+		}
+		a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
+	}
+	return padLine(prefix+StepRow(s, body.w-cells), body.w)
+}
+
+// panelView returns the step's view lines, cached per step version and size.
+func (a *App) panelView(s *model.Step, w, h int) []string {
+	c := &a.panelCache
+	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.w == w && c.h == h {
+		return c.lines
+	}
+	lines := PanelLines(s, w, h)
+	if lines == nil {
+		lines = []string{}
+	}
+	*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, w: w, h: h, lines: lines}
+	return lines
+}
+
+// centreLine places text of cells cells in the middle of width cells.
+func centreLine(text string, cells, width int) string {
+	if cells >= width {
+		return padLine(text, width)
+	}
+	left := (width - cells) / 2
+	return padLine(strings.Repeat(" ", left)+text, width)
+}
+
+// hideLiveButton blanks the controls' live button: once the input has ended
+// there is no live to go back to.
+func hideLiveButton(v *TimelineView) {
+	if TimelineControls >= len(v.hits) {
+		return
+	}
+	hits := v.hits[TimelineControls]
+	from, to := -1, -1
+	for col, h := range hits {
+		if h.Kind == HitLive {
+			if from < 0 {
+				from = col
+			}
+			to = col + 1
+		}
+	}
+	if from < 0 {
+		return
+	}
+	line := v.Lines[TimelineControls]
+	v.Lines[TimelineControls] = ansi.Cut(line, 0, from) + sgrReset + strings.Repeat(" ", to-from) + ansi.Cut(line, to, len(hits))
+	for col := from; col < to; col++ {
+		hits[col] = noHit
+	}
+}
