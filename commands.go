@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ import (
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 )
@@ -24,36 +26,34 @@ import (
 // commonOptions are the flags every command shares.
 type commonOptions struct {
 	toolKinds string
+	layout    string
+	plain     bool
 	stdin     io.Reader
+}
+
+// stdinForKeys is where the screen reads keys: the terminal, even when the
+// log itself comes from standard input.
+func (o *commonOptions) stdinForKeys() io.Reader {
+	if o.stdin == os.Stdin {
+		if tty, err := os.Open("/dev/tty"); err == nil {
+			return tty
+		}
+	}
+	return o.stdin
 }
 
 // foldFile reads a whole log and folds it. Read errors come back as an
 // exitError with code 2; problems in the content are diagnostics in the fold.
 func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
-	fo := fold.Options{}
-	if opts.toolKinds != "" {
-		data, err := os.ReadFile(opts.toolKinds)
-		if err != nil {
-			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds: %w", err)}
-		}
-		if fo.ToolKinds, err = fold.ParseToolKinds(data); err != nil {
-			return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds %s: %w", opts.toolKinds, err)}
-		}
+	fo, err := foldOptions(opts)
+	if err != nil {
+		return nil, err
 	}
-	var in io.Reader
-	switch path {
-	case "":
-		in = bytes.NewReader(assets.Demo)
-	case "-":
-		in = opts.stdin
-	default:
-		f, err := sources.Open(path)
-		if err != nil {
-			return nil, &exitError{code: exitUnreadable, err: err}
-		}
-		defer f.Close()
-		in = f
+	in, closeIn, err := openInput(opts, path)
+	if err != nil {
+		return nil, err
 	}
+	defer closeIn()
 	f := fold.New(fo)
 	// Reading and decoding run beside the fold (sources.Batches).
 	batches, wait := sources.Batches(context.Background(), sources.NewReader(in), 512)
@@ -65,6 +65,38 @@ func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
 		return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("read %s: %w", displayName(path), err)}
 	}
 	return f, nil
+}
+
+// foldOptions reads --tool-kinds.
+func foldOptions(opts *commonOptions) (fold.Options, error) {
+	fo := fold.Options{}
+	if opts.toolKinds == "" {
+		return fo, nil
+	}
+	data, err := os.ReadFile(opts.toolKinds)
+	if err != nil {
+		return fo, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds: %w", err)}
+	}
+	if fo.ToolKinds, err = fold.ParseToolKinds(data); err != nil {
+		return fo, &exitError{code: exitUnreadable, err: fmt.Errorf("--tool-kinds %s: %w", opts.toolKinds, err)}
+	}
+	return fo, nil
+}
+
+// openInput opens the log to read: the embedded demo for "", standard
+// input for "-", else the file.
+func openInput(opts *commonOptions, path string) (io.Reader, func(), error) {
+	switch path {
+	case "":
+		return bytes.NewReader(assets.Demo), func() {}, nil
+	case "-":
+		return opts.stdin, func() {}, nil
+	}
+	f, err := sources.Open(path)
+	if err != nil {
+		return nil, nil, &exitError{code: exitUnreadable, err: err}
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // oneFile is the argument rule of the headless commands: exactly one FILE.
@@ -238,11 +270,69 @@ func duration(s *model.Step) string {
 
 func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	path := fileArg(args)
-	f, err := foldFile(opts, path)
+	switch opts.layout {
+	case tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
+	default:
+		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+	}
+	if opts.plain || !isTerminal(stdout) {
+		f, err := foldFile(opts, path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: %d steps, %d runs, %d diagnostics\n", displayName(path), len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
+		printSteps(stdout, f.Steps())
+		return nil
+	}
+	fo, err := foldOptions(opts)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d steps, %d runs, %d diagnostics\n", displayName(path), len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
-	printSteps(stdout, f.Steps())
+	in, closeIn, err := openInput(opts, path)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	recs := make(chan []model.Record)
+	if path == "" {
+		// The demo plays at its recorded pace, so it shows following live.
+		all, err := sources.ReadAll(in)
+		if err != nil {
+			return err
+		}
+		go func() {
+			defer close(recs)
+			_ = replay.NewPacer(all, replay.PacerOptions{}).Run(ctx, recs)
+		}()
+	} else {
+		batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
+		go func() {
+			defer close(recs)
+			for b := range batches {
+				select {
+				case recs <- b:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	app := tui.NewApp(fold.New(fo), recs, tui.AppOptions{Layout: opts.layout, Title: displayName(path)})
+	if _, err := tea.NewProgram(app, tea.WithInput(opts.stdinForKeys()), tea.WithOutput(stdout)).Run(); err != nil {
+		return fmt.Errorf("screen: %w", err)
+	}
 	return nil
+}
+
+// isTerminal reports whether w is a terminal: the screen needs one, a pipe
+// gets the step list.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -90,9 +90,12 @@ func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 raw SSE text, or an array still being written) and shows what the agent did:
 its messages, and each tool call as a step on the agent's computer.
 
-With no FILE it shows the embedded demo recording. FILE "-" reads standard input.
-The interactive screen arrives in a later version; today the viewer prints the
-step list. The headless commands fold, validate and steps are for scripts and CI.`,
+With no FILE it plays the embedded demo recording at its recorded pace. With a
+FILE it opens the log for review: everything folded, the last step selected.
+FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
+v layout, ↑/↓ scroll, tab focus, q quit; the mouse selects steps too.
+When output is not a terminal (or with --plain) it prints the step list.
+The headless commands fold, validate and steps are for scripts and CI.`,
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -104,6 +107,8 @@ step list. The headless commands fold, validate and steps are for scripts and CI
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().StringVar(&opts.toolKinds, "tool-kinds", "", "JSON file mapping tool names to a category (and a JSON pointer into the arguments for the location)")
+	root.Flags().StringVar(&opts.layout, "layout", "auto", "screen layout: auto (side pane from 120 columns), side or sheet")
+	root.Flags().BoolVar(&opts.plain, "plain", false, "print the step list instead of showing the screen (the default when output is not a terminal)")
 	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
