@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Drives the real agentwatch binary in tmux, as a user would, and checks what
+# the screen shows: review of a saved log, stepping, back to live, layout
+# switch, live following, help, quitting, at 160×48 and 80×24; fails on any
+# panic output. Run from anywhere: scripts/smoke-tui.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v tmux >/dev/null || { echo "smoke: tmux is not installed" >&2; exit 2; }
+work=$(mktemp -d)
+bin=$work/agentwatch
+go build -o "$bin" .
+session="aw-smoke-$$"
+trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+
+screen() { tmux capture-pane -p -t "$session"; }
+expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
+	local deadline=$((SECONDS + ${2:-10}))
+	until screen | grep -qF -- "$1"; do
+		if ((SECONDS >= deadline)); then
+			echo "smoke: screen never showed: $1" >&2
+			screen >&2
+			exit 1
+		fi
+		sleep 0.2
+	done
+}
+
+quit() { # q must end the program, which ends the session
+	tmux send-keys -t "$session" q
+	for _ in $(seq 50); do
+		tmux has-session -t "$session" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	echo "smoke: q did not quit" >&2
+	exit 1
+}
+
+run() { # run SIZE ARGS...: start the binary in a fresh session; stderr is kept
+	local size=$1
+	shift
+	tmux new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" "$bin $* 2>>$work/stderr"
+}
+
+for size in 160x48 80x24; do
+	# Review a saved log: everything folded, the last step selected.
+	run "$size" assets/demo.jsonl
+	expect "step 30 of 30"
+	tmux send-keys -t "$session" Left
+	expect "step 29 of 30"
+	tmux send-keys -t "$session" Home
+	expect "step 1 of 30"
+	tmux send-keys -t "$session" End
+	expect "step 30 of 30"
+	tmux send-keys -t "$session" v
+	sleep 0.3
+	quit
+
+	# The demo plays live: the panel follows, an older step stops following,
+	# L goes back to live.
+	run "$size"
+	expect "LIVE" 20
+	expect "step 2 of" 30
+	tmux send-keys -t "$session" Left
+	expect "Back to live"
+	tmux send-keys -t "$session" L
+	expect "LIVE"
+	quit
+done
+
+if grep -q -e "panic" -e "goroutine " "$work/stderr"; then
+	echo "smoke: the program panicked:" >&2
+	cat "$work/stderr" >&2
+	exit 1
+fi
+echo "smoke: ok"
