@@ -68,6 +68,15 @@ type App struct {
 	focus    appFocus
 	dragging bool // the mouse button went down on the slider
 
+	// help shows the key overlay; hidePanel gives the transcript the whole
+	// screen.
+	help      bool
+	hidePanel bool
+
+	// wheelPending is the scroll the wheel messages of this burst add up to,
+	// applied once in View or before the next other message.
+	wheelPending int
+
 	// err is the last error the fold returned, shown in the footer.
 	err error
 
@@ -149,6 +158,9 @@ func (a *App) pump() tea.Cmd {
 
 // Update routes one message.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.MouseWheelMsg); !ok {
+		a.flushWheel()
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
@@ -181,6 +193,74 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	}
 	return a, nil
+}
+
+// flushWheel applies the scroll the pending wheel messages added up to.
+func (a *App) flushWheel() {
+	if a.wheelPending != 0 {
+		a.transcript.ScrollBy(a.wheelPending)
+		a.wheelPending = 0
+	}
+}
+
+// runStep selects the first step of the run dir runs before (-1) or after
+// (+1) the selected step's, in the order the runs started; runs without a
+// step are passed over.
+func (a *App) runStep(dir int) {
+	steps := a.fold.Steps()
+	if len(steps) == 0 {
+		return
+	}
+	first := map[string]int{}
+	for i, s := range steps {
+		if _, ok := first[s.RunID]; !ok {
+			first[s.RunID] = i
+		}
+	}
+	runs := a.fold.Runs()
+	cur := -1
+	if s := a.step(); s != nil {
+		for i, r := range runs {
+			if r.RunID == s.RunID {
+				cur = i
+				break
+			}
+		}
+	}
+	if cur < 0 && dir < 0 {
+		cur = len(runs)
+	}
+	for i := cur + dir; i >= 0 && i < len(runs); i += dir {
+		if j, ok := first[runs[i].RunID]; ok {
+			a.stopPlay()
+			a.selectStep(j)
+			return
+		}
+	}
+}
+
+// openAtTranscript shows the panel and, with the transcript focused,
+// selects the step of the tool call row nearest the bottom of its view.
+func (a *App) openAtTranscript() {
+	a.hidePanel = false
+	if a.focus != focusTranscript {
+		return
+	}
+	n := len(a.fold.Steps())
+	for row := a.geo.transcript.h - 1; row >= 0; row-- {
+		seq, ok := a.transcript.ItemAt(row)
+		if !ok {
+			continue
+		}
+		it := a.itemBySeq(seq)
+		if it != nil && it.Kind == model.ItemToolCall && it.Step >= 0 && it.Step < n {
+			if it.Step != a.selected {
+				a.stopPlay()
+				a.selectStep(it.Step)
+			}
+			return
+		}
+	}
 }
 
 // refresh hands the fold's items to the transcript and, when following,

@@ -13,9 +13,31 @@ const wheelRows = 3
 
 // key handles one key press.
 func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
+	if a.help {
+		switch k.String() {
+		case "q", "ctrl+c":
+			return tea.Quit
+		case "esc", "?":
+			a.help = false
+		}
+		return nil
+	}
 	switch k.String() {
 	case "q", "ctrl+c":
 		return tea.Quit
+	case "?":
+		a.help = true
+	case "c":
+		a.hidePanel = !a.hidePanel
+		if a.hidePanel {
+			a.focus = focusTranscript
+		}
+	case "[":
+		a.runStep(-1)
+	case "]":
+		a.runStep(1)
+	case "enter":
+		a.openAtTranscript()
 	case "left", "h":
 		a.stopPlay()
 		a.selectStep(a.selected - 1)
@@ -38,12 +60,13 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	case "pgdown":
 		a.transcript.ScrollBy(max(1, a.geo.transcript.h-1))
 	case "tab", "shift+tab":
-		if a.focus == focusTranscript {
+		if a.focus == focusTranscript && !a.hidePanel {
 			a.focus = focusPanel
 		} else {
 			a.focus = focusTranscript
 		}
 	case "v":
+		a.hidePanel = false
 		// Switch to the layout not shown now, whatever auto would choose.
 		if a.sideBySide() {
 			a.layout = LayoutSheet
@@ -54,13 +77,14 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// wheel scrolls the transcript.
+// wheel adds a notch to the pending scroll of the transcript: a burst of
+// wheel messages costs one scroll.
 func (a *App) wheel(m tea.Mouse) {
 	switch m.Button {
 	case tea.MouseWheelUp:
-		a.transcript.ScrollBy(-wheelRows)
+		a.wheelPending -= wheelRows
 	case tea.MouseWheelDown:
-		a.transcript.ScrollBy(wheelRows)
+		a.wheelPending += wheelRows
 	}
 }
 
@@ -68,6 +92,10 @@ func (a *App) wheel(m tea.Mouse) {
 // to live mark in the panel header, transcript tool call rows.
 func (a *App) click(m tea.Mouse) tea.Cmd {
 	if m.Button != tea.MouseLeft {
+		return nil
+	}
+	if a.help {
+		a.help = false
 		return nil
 	}
 	g := a.geo

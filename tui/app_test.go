@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -88,6 +89,10 @@ func keyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
@@ -110,18 +115,30 @@ func checkScreen(t *testing.T, lines []string, w, h int) {
 }
 
 func TestAppGolden(t *testing.T) {
-	for _, c := range []struct {
+	type goldenCase struct {
 		name   string
 		w, h   int
 		closed bool
 		keys   []string
-	}{
-		{"side_live_160x48", 160, 48, false, nil},
-		{"side_back_160x48", 160, 48, false, []string{"left", "left"}},
-		{"sheet_100x30", 100, 30, true, nil},
-	} {
+		layout string
+	}
+	cases := []goldenCase{
+		{"side_live_160x48", 160, 48, false, nil, ""},
+		{"side_back_160x48", 160, 48, false, []string{"left", "left"}, ""},
+		{"sheet_100x30", 100, 30, true, nil, ""},
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		suffix := fmt.Sprintf("_%dx%d", sz[0], sz[1])
+		cases = append(cases,
+			goldenCase{"live" + suffix, sz[0], sz[1], false, nil, ""},
+			goldenCase{"back" + suffix, sz[0], sz[1], false, []string{"left", "left"}, ""},
+			goldenCase{"sheet" + suffix, sz[0], sz[1], true, nil, LayoutSheet},
+			goldenCase{"help" + suffix, sz[0], sz[1], false, []string{"?"}, ""},
+		)
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := newDemoApp(t, c.w, c.h, c.closed, AppOptions{Title: "demo"})
+			d := newDemoApp(t, c.w, c.h, c.closed, AppOptions{Title: "demo", Layout: c.layout})
 			d.press(c.keys...)
 			got := d.View().Content
 			checkScreen(t, strings.Split(got, "\n"), c.w, c.h)
@@ -365,12 +382,14 @@ func TestAppScrollAndQuit(t *testing.T) {
 	d := newDemoApp(t, 100, 30, true, AppOptions{})
 	d.View()
 	d.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	d.View() // wheel notches apply at the next frame
 	if d.transcript.Following() {
 		t.Error("wheel up kept following")
 	}
 	for range 1000 {
 		d.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	}
+	d.View()
 	if !d.transcript.Following() {
 		t.Error("wheel down to the bottom did not follow again")
 	}
@@ -443,3 +462,209 @@ func (s *syncBuffer) String() string {
 }
 
 func (s *syncBuffer) contains(sub string) bool { return strings.Contains(s.String(), sub) }
+
+func TestAppHelp(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}, {60, 20}, {20, 4}, {1, 1}} {
+		d := newDemoApp(t, sz[0], sz[1], false, AppOptions{})
+		sel := d.selected
+		d.press("?")
+		if !d.help {
+			t.Fatalf("%v: ? did not open help", sz)
+		}
+		checkScreen(t, d.screen(), sz[0], sz[1])
+		if sz[0] >= 60 {
+			s := d.plain()
+			for _, want := range []string{"Help", "h/l", "Home/End", "space", "tab", "Enter", "[ / ]", "PgUp/PgDn", "drag", "wheel", "quit"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("%v: help lacks %q", sz, want)
+				}
+			}
+		}
+		// Keys other than Esc, ? and q do nothing while it is open.
+		d.press("left", "c")
+		if d.selected != sel || d.hidePanel {
+			t.Errorf("%v: keys acted under the help overlay", sz)
+		}
+		d.press("esc")
+		if d.help {
+			t.Errorf("%v: Esc did not close help", sz)
+		}
+		d.press("?", "?")
+		if d.help {
+			t.Errorf("%v: ? did not close help", sz)
+		}
+		if sz[0] >= 60 && strings.Contains(d.plain(), "PgUp/PgDn") {
+			t.Errorf("%v: help still drawn after closing", sz)
+		}
+	}
+	d := newDemoApp(t, 120, 40, true, AppOptions{})
+	d.press("?")
+	_, cmd := d.Update(keyPress("q"))
+	if cmd == nil {
+		t.Fatal("q under help gave no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q under help does not quit")
+	}
+}
+
+func TestAppHidePanel(t *testing.T) {
+	for _, sz := range [][2]int{{160, 48}, {80, 24}} {
+		d := newDemoApp(t, sz[0], sz[1], true, AppOptions{})
+		d.press("c")
+		if !d.hidePanel {
+			t.Fatalf("%v: c did not hide the panel", sz)
+		}
+		checkScreen(t, d.screen(), sz[0], sz[1])
+		if strings.Contains(d.plain(), "agent computer") {
+			t.Errorf("%v: panel drawn while hidden", sz)
+		}
+		if d.geo.transcript.w != sz[0] || d.geo.transcript.h != sz[1]-2 {
+			t.Errorf("%v: hidden panel leaves the transcript %dx%d", sz, d.geo.transcript.w, d.geo.transcript.h)
+		}
+		d.press("tab")
+		if d.focus != focusTranscript {
+			t.Errorf("%v: tab focused the hidden panel", sz)
+		}
+		d.press("c")
+		if d.hidePanel || !strings.Contains(d.plain(), "agent computer") {
+			t.Errorf("%v: c again did not show the panel", sz)
+		}
+	}
+}
+
+func TestAppRuns(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	steps := d.fold.Steps()
+	var order []int // first step of each run with steps, in run order
+	for _, r := range d.fold.Runs() {
+		for i, s := range steps {
+			if s.RunID == r.RunID {
+				order = append(order, i)
+				break
+			}
+		}
+	}
+	if len(order) < 2 {
+		t.Fatalf("demo has %d runs with steps", len(order))
+	}
+	d.press("home")
+	first := d.selected
+	d.press("]")
+	if d.selected == first && order[0] == first {
+		if d.selected != order[1] {
+			t.Errorf("] from the first run selected %d, want %d", d.selected, order[1])
+		}
+	}
+	if d.following {
+		t.Error("] kept following")
+	}
+	// From the last step, [ walks back through the runs' first steps.
+	d.press("end")
+	cur := -1
+	for i, r := range d.fold.Runs() {
+		if r.RunID == steps[d.selected].RunID {
+			cur = i
+		}
+	}
+	if cur < 0 {
+		t.Fatal("last step's run not among the runs")
+	}
+	d.press("[")
+	// the run before the last step's run, with steps
+	wantPrev := -1
+	for i := cur - 1; i >= 0; i-- {
+		for j, s := range steps {
+			if s.RunID == d.fold.Runs()[i].RunID {
+				wantPrev = j
+				break
+			}
+		}
+		if wantPrev >= 0 {
+			break
+		}
+	}
+	if wantPrev >= 0 && d.selected != wantPrev {
+		t.Errorf("[ selected %d, want %d", d.selected, wantPrev)
+	}
+	for range 10 {
+		d.press("[")
+	}
+	if d.selected != order[0] {
+		t.Errorf("[ many times selected %d, want the first run's first step %d", d.selected, order[0])
+	}
+	for range 10 {
+		d.press("]")
+	}
+	if d.selected != order[len(order)-1] {
+		t.Errorf("] many times selected %d, want the last run's first step %d", d.selected, order[len(order)-1])
+	}
+}
+
+func TestAppEnterOpens(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	d.press("c")
+	d.View()
+	// The tool call row nearest the bottom of the transcript view.
+	want := -1
+	for row := d.geo.transcript.h - 1; row >= 0 && want < 0; row-- {
+		seq, ok := d.transcript.ItemAt(row)
+		if !ok {
+			continue
+		}
+		if it := d.itemBySeq(seq); it != nil && it.Kind == model.ItemToolCall && it.Step >= 0 {
+			want = it.Step
+		}
+	}
+	d.press("home")
+	d.press("enter")
+	if d.hidePanel {
+		t.Error("Enter did not show the panel")
+	}
+	if want >= 0 && d.selected != want {
+		t.Errorf("Enter selected %d, want %d", d.selected, want)
+	}
+	// Focus on the panel: Enter keeps the current step.
+	d.press("tab", "home", "enter")
+	if d.focus != focusPanel || d.selected != 0 {
+		t.Errorf("Enter on the panel: focus %v selected %d", d.focus, d.selected)
+	}
+}
+
+func TestAppWheelCoalesced(t *testing.T) {
+	a := newDemoApp(t, 160, 48, true, AppOptions{})
+	b := newDemoApp(t, 160, 48, true, AppOptions{})
+	for _, d := range []*demoApp{a, b} {
+		d.View()
+		d.transcript.ScrollBy(-200)
+		d.View()
+	}
+	before := a.View().Content
+	for range 10 {
+		a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
+	}
+	if a.wheelPending != 10*wheelRows {
+		t.Errorf("pending scroll %d after 10 notches, want %d", a.wheelPending, 10*wheelRows)
+	}
+	b.transcript.ScrollBy(10 * wheelRows)
+	got := a.View().Content
+	if a.wheelPending != 0 {
+		t.Error("View left the pending scroll")
+	}
+	if got == before {
+		t.Fatal("10 wheel notches did not scroll")
+	}
+	if got != b.View().Content {
+		t.Error("10 wheel notches did not scroll 10×wheelRows rows")
+	}
+	// A non-wheel message applies the pending scroll before it acts.
+	for range 4 {
+		a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	}
+	a.Update(keyPress("down"))
+	b.transcript.ScrollBy(-4 * wheelRows)
+	b.transcript.ScrollBy(1)
+	if a.wheelPending != 0 || a.View().Content != b.View().Content {
+		t.Error("a key after wheel notches did not apply them first")
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 const (
-	appFooter      = "←/→ step  space play  L live  v layout  ↑/↓ scroll  q quit"
+	appFooter      = "←/→ step  space play  L live  c computer  v layout  ↑/↓ scroll  ? help  q quit"
 	appWaiting     = "waiting for the agent's first step…"
 	appLiveMark    = "● LIVE"
 	appBackMark    = "⏭ Back to live"
@@ -80,9 +80,12 @@ func (a *App) render() string {
 	if w < 1 || h < 1 {
 		return ""
 	}
+	a.flushWheel()
 	rows := h - 1 // the footer
 	lines := make([]string, 0, h)
-	if a.sideBySide() {
+	if a.hidePanel {
+		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
+	} else if a.sideBySide() {
 		tw := w * appSideShare / 100
 		pw := w - tw - 1
 		left := a.transcriptPane(rect{0, 0, tw, rows})
@@ -98,6 +101,9 @@ func (a *App) render() string {
 		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
 	}
 	lines = append(lines, padLine(sgrFaint+ansi.Truncate(appFooter, w, "…")+sgrReset, w))
+	if a.help {
+		overlayHelp(lines, w)
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -48,8 +48,13 @@ type Transcript struct {
 
 	// renders counts items rendered (cache misses), for tests.
 	renders int
-	// rows is which item each row of the last View shows (-1 for none).
-	rows []int
+	// rows is which item each row of the last View shows (-1 for none),
+	// and rowLine which line of that item.
+	rows    []int
+	rowLine []int
+
+	// The replies, indexed by SetItems (see trReplies in transcript_render.go).
+	replies trReplies
 }
 
 // NewTranscript returns an empty transcript that follows the bottom.
@@ -82,6 +87,7 @@ func (t *Transcript) SetItems(items []*model.Item, steps []*model.Step) {
 		}
 		t.cache = keep
 	}
+	t.replies.index(items)
 }
 
 // SetSize sets the size of the view in cells. Renderings of another width
@@ -111,6 +117,23 @@ func (t *Transcript) ItemAt(row int) (seq uint64, ok bool) {
 		return 0, false
 	}
 	return t.items[t.rows[row]].Seq, true
+}
+
+// CardAt returns the current step of the computer card shown at row of the
+// last View (0 is the top), as an index into the steps given to SetItems,
+// for a click or Enter on the card; ok is false for a row outside a card.
+func (t *Transcript) CardAt(row int) (step int, ok bool) {
+	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= len(t.items) {
+		return 0, false
+	}
+	r, found := t.cache[t.items[t.rows[row]].Seq]
+	if !found || r.cardRows == 0 || r.width != t.width {
+		return 0, false
+	}
+	if t.rowLine[row] < len(r.lines)-r.cardRows {
+		return 0, false
+	}
+	return r.cardStep, true
 }
 
 // ScrollBy moves the view rows rows down (up when negative). Scrolling up
@@ -164,14 +187,14 @@ func (t *Transcript) ScrollBy(rows int) {
 // cells. Only the items on screen are rendered (or taken from the cache).
 func (t *Transcript) View() []string {
 	out := make([]string, 0, t.height)
-	t.rows = t.rows[:0]
+	t.rows, t.rowLine = t.rows[:0], t.rowLine[:0]
 	if t.height == 0 {
 		return out
 	}
 	if t.width == 0 {
 		for range t.height {
 			out = append(out, "")
-			t.rows = append(t.rows, -1)
+			t.rows, t.rowLine = append(t.rows, -1), append(t.rowLine, 0)
 		}
 		return out
 	}
@@ -189,21 +212,22 @@ func (t *Transcript) View() []string {
 	}
 	for i := idx; i < len(t.items) && len(out) < t.height; i++ {
 		ls := t.lines(i)
+		first := 0
 		if i == idx {
-			ls = ls[min(off, len(ls)):]
+			first = min(off, len(ls))
 		}
-		for _, l := range ls {
+		for j, l := range ls[first:] {
 			if len(out) == t.height {
 				break
 			}
 			out = append(out, l)
-			t.rows = append(t.rows, i)
+			t.rows, t.rowLine = append(t.rows, i), append(t.rowLine, first+j)
 		}
 	}
 	blank := strings.Repeat(" ", t.width)
 	for len(out) < t.height {
 		out = append(out, blank)
-		t.rows = append(t.rows, -1)
+		t.rows, t.rowLine = append(t.rows, -1), append(t.rowLine, 0)
 	}
 	return out
 }

@@ -31,6 +31,12 @@ type renderedItem struct {
 	width    int
 	expanded bool
 	lines    []string
+	// card is what the computer card drawn below a reply's last tool call
+	// depends on (zero for none); cardRows is its height at the end of
+	// lines, and cardStep the step it shows.
+	card     trCardKey
+	cardRows int
+	cardStep int
 }
 
 // stepOf returns the step a tool-call item shows, or nil.
@@ -39,14 +45,23 @@ type renderedItem struct {
 // fold gives the first step's item Step -1 (model.Item's "none"), as its
 // add takes a zero Step for unset.
 func (t *Transcript) stepOf(it *model.Item) *model.Step {
+	if i := t.stepIndex(it); i >= 0 {
+		return t.steps[i]
+	}
+	return nil
+}
+
+// stepIndex is the index in the steps of the step a tool-call item shows,
+// or -1.
+func (t *Transcript) stepIndex(it *model.Item) int {
 	if it.Kind != model.ItemToolCall {
-		return nil
+		return -1
 	}
 	if it.Step >= 0 && it.Step < len(t.steps) {
-		return t.steps[it.Step]
+		return it.Step
 	}
 	if it.ID == "" {
-		return nil
+		return -1
 	}
 	if t.stepIDs == nil || t.stepIDsLen != len(t.steps) {
 		t.stepIDs = make(map[string]int, len(t.steps))
@@ -56,9 +71,9 @@ func (t *Transcript) stepOf(it *model.Item) *model.Step {
 		t.stepIDsLen = len(t.steps)
 	}
 	if i, ok := t.stepIDs[it.ID]; ok {
-		return t.steps[i]
+		return i
 	}
-	return nil
+	return -1
 }
 
 // lines returns the rows of item i at the current width, from the cache
@@ -70,7 +85,8 @@ func (t *Transcript) lines(i int) []string {
 		stepSeq = s.LastSeq + 1 // 0 stays "no step"
 	}
 	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
-	if r, ok := t.cache[it.Seq]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp {
+	card := t.cardOf(i)
+	if r, ok := t.cache[it.Seq]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
 		return r.lines
 	}
 	t.renders++
@@ -78,8 +94,18 @@ func (t *Transcript) lines(i int) []string {
 	if len(ls) == 0 {
 		ls = []string{strings.Repeat(" ", t.width)}
 	}
-	t.cache[it.Seq] = &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls}
-	return ls
+	r := &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls, card: card.key}
+	if card.key.seq != 0 {
+		g, _ := t.gutter()
+		pad := strings.Repeat(" ", g)
+		cl := ComputerCard(card.state, t.width-g)
+		for _, l := range cl {
+			r.lines = append(r.lines, pad+l)
+		}
+		r.cardRows, r.cardStep = len(cl), card.step
+	}
+	t.cache[it.Seq] = r
+	return r.lines
 }
 
 // heightOf is item i's height at the current width without rendering it:
@@ -101,6 +127,11 @@ func (t *Transcript) heightOf(i int) int {
 		}
 	case model.ItemError, model.ItemDiagnostic:
 		return trEstimate(it.Text, w-2)
+	case model.ItemToolCall:
+		if t.replies.owner(i) >= 0 {
+			// Most replies with tool calls have a card: guess the full one.
+			return 1 + 2 + cardThumbRows
+		}
 	}
 	return 1
 }
@@ -424,4 +455,125 @@ func trInvisibleSpaces(seq string) bool {
 		}
 	}
 	return true
+}
+
+// trReplies groups the items into replies for the computer card: a reply
+// starts at each user message and at each run separator, and runs up to
+// the next one, so a reply is one run's answer to one user message. The
+// card is drawn below the reply's last tool-call row.
+//
+// index is incremental: items are only ever appended by the fold (kinds and
+// roles never change), so a longer list with the same first and last known
+// items resumes where the last scan stopped.
+type trReplies struct {
+	starts   []int   // first item of each reply
+	lastTool []int   // last tool-call item of each reply, -1 for none
+	of       []int32 // reply of each item
+	first    *model.Item
+	last     *model.Item
+	// runs finds the run separator item of a run id; its status is the
+	// run's (open while it runs).
+	runs map[string]int
+}
+
+func (r *trReplies) index(items []*model.Item) {
+	n := len(r.of)
+	if n == 0 || len(items) < n || items[0] != r.first || items[n-1] != r.last {
+		*r = trReplies{runs: map[string]int{}}
+		n = 0
+	}
+	for i := n; i < len(items); i++ {
+		it := items[i]
+		if len(r.starts) == 0 || it.Kind == model.ItemRun || (it.Kind == model.ItemMessage && it.Role == "user") {
+			r.starts = append(r.starts, i)
+			r.lastTool = append(r.lastTool, -1)
+		}
+		k := len(r.starts) - 1
+		r.of = append(r.of, int32(k))
+		switch it.Kind {
+		case model.ItemToolCall:
+			r.lastTool[k] = i
+		case model.ItemRun:
+			r.runs[it.ID] = i
+		}
+	}
+	if len(items) > 0 {
+		r.first, r.last = items[0], items[len(items)-1]
+	}
+}
+
+// owner is the reply whose last tool call item i is, or -1.
+func (r *trReplies) owner(i int) int {
+	if i < 0 || i >= len(r.of) {
+		return -1
+	}
+	if k := int(r.of[i]); r.lastTool[k] == i {
+		return k
+	}
+	return -1
+}
+
+// trCardKey is what a card's rendering depends on: the newest change among
+// its steps (LastSeq+1, 0 for no card), how many steps, and the live mark.
+type trCardKey struct {
+	seq  uint64
+	n    int
+	live bool
+}
+
+type trCard struct {
+	key   trCardKey
+	state CardState
+	step  int // index of the current step in Transcript.steps
+}
+
+// cardOf is the card drawn below item i: none unless i is the last tool call
+// of a reply with a categorized step (category other than "other") or a
+// screenshot. The card's current step is the reply's last; it is live while
+// the reply is the newest and its run still runs or its last step has not
+// finished.
+func (t *Transcript) cardOf(i int) trCard {
+	if len(t.replies.of) != len(t.items) {
+		t.replies.index(t.items)
+	}
+	k := t.replies.owner(i)
+	if k < 0 {
+		return trCard{}
+	}
+	end := len(t.items)
+	if k+1 < len(t.replies.starts) {
+		end = t.replies.starts[k+1]
+	}
+	var c trCard
+	show := false
+	for j := t.replies.starts[k]; j < end; j++ {
+		si := t.stepIndex(t.items[j])
+		if si < 0 {
+			continue
+		}
+		s := t.steps[si]
+		if s == nil {
+			continue
+		}
+		c.state.Steps = append(c.state.Steps, s)
+		c.step = si
+		c.key.seq = max(c.key.seq, s.LastSeq+1)
+		if (s.Category != model.CategoryOther && s.Category != "") || len(s.Screenshots) > 0 {
+			show = true
+		}
+	}
+	if !show {
+		return trCard{}
+	}
+	c.key.n = len(c.state.Steps)
+	c.state.Current = c.key.n - 1
+	if k == len(t.replies.starts)-1 {
+		last := c.state.Steps[c.key.n-1]
+		live := !last.Status.Done()
+		if ri, ok := t.replies.runs[last.RunID]; ok && ri < len(t.items) && !t.items[ri].Status.Done() {
+			live = true
+		}
+		c.state.Live, c.key.live = live, live
+	}
+	return c
 }

@@ -152,6 +152,12 @@ func TestTranscriptKinds(t *testing.T) {
 		"you    fix the failing test",
 		"       ▸ thinking: The test fails because the fold drops th…",
 		"       ✗ " + CategoryIcon(model.CategoryExecute) + " Ran command · go test ./...         exit 2 · 1.2s",
+		"       ╭─ computer ────────────────────────────────────────╮",
+		"       │               Ran command · go test ./...         │",
+		"       │      " + CategoryIcon(model.CategoryExecute) + "        1 step                              │",
+		"       │     exec      ✗ failed · exit 2 · 1.2s            │",
+		"       │                                                   │",
+		"       ╰───────────────────────────────────────────────────╯",
 		"✗ error: boom",
 		"⚠ bad event",
 		"       · subagent reviewer: checks the diff",
@@ -160,7 +166,7 @@ func TestTranscriptKinds(t *testing.T) {
 		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	rows := allRows(tr, 60)
-	for i, sgr := range map[int]string{0: tlDim, 3: tlDim, 5: tlRed, 6: tlRed} {
+	for i, sgr := range map[int]string{0: tlDim, 3: tlDim, 11: tlRed, 12: tlRed} {
 		if !strings.Contains(rows[i], "\x1b["+sgr+"m") {
 			t.Errorf("row %d lacks SGR %s: %q", i, sgr, rows[i])
 		}
@@ -457,5 +463,179 @@ func BenchmarkTranscriptViewScrolled(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		tr.View()
+	}
+}
+
+// cardItems is two replies: the first with an edit step (categorized), the
+// second, after another user message, with one step of category lastCat.
+func cardItems(lastCat model.Category, lastStatus, runStatus model.Status) ([]*model.Item, []*model.Step) {
+	steps := []*model.Step{
+		{Index: 0, ToolName: "edit", Category: model.CategoryEdit, Location: "main.go", Status: model.StatusCompleted, RunID: "r1", LastSeq: 5},
+		{Index: 1, ToolName: "read", Category: model.CategoryRead, Location: "go.mod", Status: model.StatusCompleted, RunID: "r1", LastSeq: 6},
+		{Index: 2, ToolName: "frobnicate", Category: lastCat, Status: lastStatus, RunID: "r2", LastSeq: 12},
+	}
+	items := []*model.Item{
+		{Seq: 1, Kind: model.ItemRun, Version: 1, ID: "r1", Status: model.StatusCompleted},
+		{Seq: 2, Kind: model.ItemMessage, Version: 1, Role: "user", Text: "fix it"},
+		{Seq: 3, Kind: model.ItemToolCall, Version: 1, Step: 0, RunID: "r1"},
+		{Seq: 4, Kind: model.ItemMessage, Version: 1, Role: "assistant", Text: "and the module", RunID: "r1"},
+		{Seq: 5, Kind: model.ItemToolCall, Version: 1, Step: 1, RunID: "r1"},
+		{Seq: 6, Kind: model.ItemMessage, Version: 1, Role: "assistant", Text: "done", RunID: "r1"},
+		{Seq: 7, Kind: model.ItemRun, Version: 1, ID: "r2", Name: "r1", Status: runStatus},
+		{Seq: 8, Kind: model.ItemMessage, Version: 1, Role: "user", Text: "now frobnicate"},
+		{Seq: 9, Kind: model.ItemToolCall, Version: 1, Step: 2, RunID: "r2"},
+	}
+	return items, steps
+}
+
+// cardsIn returns the index of each card's top border in plain rows, and
+// whether it shows the live mark.
+func cardsIn(rows []string) (tops []int, live []bool) {
+	for i, r := range rows {
+		if strings.Contains(r, "╭─ computer") {
+			tops = append(tops, i)
+			isLive := false
+			for _, l := range rows[i:min(i+6, len(rows))] {
+				isLive = isLive || strings.Contains(l, "● LIVE")
+			}
+			live = append(live, isLive)
+		}
+	}
+	return tops, live
+}
+
+func TestTranscriptCard(t *testing.T) {
+	// An all-"other" reply without screenshots has no card; the first reply
+	// has one, below its last tool call, about its last step, not live.
+	items, steps := cardItems(model.CategoryOther, model.StatusRunning, model.StatusOpen)
+	tr := NewTranscript()
+	tr.SetItems(items, steps)
+	rows := plainRows(allRows(tr, 80))
+	tops, live := cardsIn(rows)
+	if len(tops) != 1 || live[0] {
+		t.Fatalf("cards at %v live %v, want one, not live:\n%s", tops, live, strings.Join(rows, "\n"))
+	}
+	if !strings.Contains(rows[tops[0]-1], "go.mod") || !strings.Contains(rows[tops[0]+1], "Read · go.mod") ||
+		!strings.Contains(rows[tops[0]+2], "2 steps") || !strings.Contains(rows[tops[0]+7], "agent  done") {
+		t.Errorf("card not after the reply's last tool call, about its last step:\n%s", strings.Join(rows, "\n"))
+	}
+	if !strings.HasPrefix(rows[tops[0]], strings.Repeat(" ", transcriptGutter)+"╭") {
+		t.Errorf("card not in the text column: %q", rows[tops[0]])
+	}
+
+	// A screenshot gives the all-"other" reply a card; it is the newest and
+	// its run is open: live.
+	png := cardPNG(t)
+	steps[2].Screenshots = []model.Image{{MimeType: "image/png", Data: png}}
+	steps[2].LastSeq = 13
+	rows = plainRows(allRows(tr, 80))
+	if tops, live = cardsIn(rows); len(tops) != 2 || live[0] || !live[1] {
+		t.Fatalf("cards at %v live %v, want two, the newest live:\n%s", tops, live, strings.Join(rows, "\n"))
+	}
+
+	// The run finished and the step done: no longer live.
+	items[6].Status = model.StatusCompleted
+	steps[2].Status, steps[2].LastSeq = model.StatusCompleted, 14
+	rows = plainRows(allRows(tr, 80))
+	if tops, live = cardsIn(rows); len(tops) != 2 || live[1] {
+		t.Fatalf("finished run: cards at %v live %v", tops, live)
+	}
+
+	// Narrow: the compact card, still one per reply, every line the width.
+	for _, w := range []int{20, 30, 40} {
+		rows := allRows(tr, w)
+		checkView(t, rows, w, len(rows))
+		if tops, _ := cardsIn(plainRows(rows)); len(tops) != 2 {
+			t.Errorf("width %d: %d cards", w, len(tops))
+		}
+	}
+}
+
+func TestTranscriptCardLiveRunning(t *testing.T) {
+	// The newest reply streams (its last step runs, though the run item was
+	// not seen): live. The older reply never is.
+	items, steps := cardItems(model.CategoryExecute, model.StatusRunning, model.StatusOpen)
+	items = append(items[:6], items[7:]...) // no run separator for r2
+	tr := NewTranscript()
+	tr.SetItems(items, steps)
+	rows := plainRows(allRows(tr, 80))
+	tops, live := cardsIn(rows)
+	if len(tops) != 2 || live[0] || !live[1] {
+		t.Fatalf("cards at %v live %v:\n%s", tops, live, strings.Join(rows, "\n"))
+	}
+	// A new user message: the reply is no longer the newest.
+	items = append(items, &model.Item{Seq: 10, Kind: model.ItemMessage, Version: 1, Role: "user", Text: "stop"})
+	tr.SetItems(items, steps)
+	if tops, live = cardsIn(plainRows(allRows(tr, 80))); len(tops) != 2 || live[1] {
+		t.Fatalf("after a new user message: cards at %v live %v", tops, live)
+	}
+}
+
+func TestTranscriptCardCache(t *testing.T) {
+	items, steps := cardItems(model.CategoryExecute, model.StatusRunning, model.StatusOpen)
+	tr, _ := countingTranscript()
+	tr.SetItems(items, steps)
+	allRows(tr, 80)
+	before := tr.renders
+	allRows(tr, 80)
+	if tr.renders != before {
+		t.Errorf("unchanged items rendered again: %d renders", tr.renders-before)
+	}
+	// A step of the first reply (not the card owner's own) changes: only
+	// the owner is drawn again.
+	steps[0].Status, steps[0].LastSeq = model.StatusFailed, 20
+	allRows(tr, 80)
+	if n := tr.renders - before; n != 2 { // the step's own row and the card owner
+		t.Errorf("%d renders after a step changed, want 2", n)
+	}
+	// A new tool call moves the card below it.
+	steps = append(steps, &model.Step{Index: 3, ToolName: "grep", Category: model.CategorySearch, Location: "TODO", Status: model.StatusRunning, RunID: "r2", LastSeq: 21})
+	items = append(items, &model.Item{Seq: 10, Kind: model.ItemToolCall, Version: 1, Step: 3, RunID: "r2"})
+	tr.SetItems(items, steps)
+	rows := plainRows(allRows(tr, 80))
+	tops, _ := cardsIn(rows)
+	if len(tops) != 2 || !strings.Contains(rows[tops[1]-1], "TODO") || !strings.Contains(rows[tops[1]+2], "2 steps") {
+		t.Errorf("card did not move below the new tool call:\n%s", strings.Join(rows, "\n"))
+	}
+}
+
+func TestTranscriptCardAt(t *testing.T) {
+	items, steps := cardItems(model.CategoryExecute, model.StatusRunning, model.StatusOpen)
+	tr := NewTranscript()
+	tr.SetItems(items, steps)
+	tr.SetSize(80, 60)
+	view := plainRows(tr.View())
+	tops, _ := cardsIn(view)
+	if len(tops) != 2 {
+		t.Fatalf("cards at %v:\n%s", tops, strings.Join(view, "\n"))
+	}
+	for k, want := range []int{1, 2} {
+		for r := tops[k]; r < tops[k]+6; r++ {
+			if got, ok := tr.CardAt(r); !ok || got != want {
+				t.Errorf("CardAt(%d) = %d, %v; want %d", r, got, ok, want)
+			}
+		}
+		if _, ok := tr.CardAt(tops[k] - 1); ok {
+			t.Errorf("CardAt(%d), the tool call row, is a card", tops[k]-1)
+		}
+	}
+	for _, r := range []int{-1, 0, len(view) - 1, len(view), 1000} {
+		if _, ok := tr.CardAt(r); ok {
+			t.Errorf("CardAt(%d) is a card", r)
+		}
+	}
+	// Scrolled so that a card is cut at the top: its rows still map.
+	tr.SetSize(80, 5)
+	tr.View()
+	tr.ScrollBy(-3)
+	view = plainRows(tr.View())
+	if !strings.Contains(strings.Join(view, "\n"), "│") {
+		t.Fatalf("no card rows in view:\n%s", strings.Join(view, "\n"))
+	}
+	for r, l := range view {
+		_, ok := tr.CardAt(r)
+		if isCard := strings.ContainsAny(l, "│╭╰"); ok != isCard {
+			t.Errorf("row %d %q: CardAt ok=%v", r, l, ok)
+		}
 	}
 }

@@ -1,0 +1,98 @@
+package tui
+
+// This file draws the help overlay: a centred box over the screen listing
+// every key and what the mouse does.
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// helpLines are the overlay's rows: a key column and what it does. An empty
+// key starts a heading.
+var helpLines = [][2]string{
+	{"", "Keys"},
+	{"←/→  h/l", "previous / next step"},
+	{"Home/End", "first step / live"},
+	{"space", "play / pause"},
+	{"L", "back to live"},
+	{"tab", "focus transcript / panel"},
+	{"Enter", "open the computer at a step"},
+	{"c", "show / hide the computer"},
+	{"[ / ]", "previous / next run"},
+	{"v", "side pane / bottom sheet"},
+	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
+	{"?", "this help (Esc closes)"},
+	{"q  ctrl+c", "quit"},
+	{"", "Mouse"},
+	{"click", "chips, buttons, tool calls"},
+	{"drag", "the timeline slider"},
+	{"wheel", "scrolls the transcript"},
+}
+
+const (
+	helpTitle = "Help"
+	sgrHelp   = "\x1b[1;36m"
+)
+
+// helpBox returns the overlay's lines, each exactly the width of the box,
+// fitted to at most maxW×maxH cells.
+func helpBox(maxW, maxH int) []string {
+	if maxW < 4 || maxH < 3 {
+		return nil
+	}
+	keyW := 0
+	textW := 0
+	for _, l := range helpLines {
+		if l[0] == "" {
+			textW = max(textW, ansi.StringWidth(l[1]))
+			continue
+		}
+		keyW = max(keyW, ansi.StringWidth(l[0]))
+		textW = max(textW, ansi.StringWidth(l[1]))
+	}
+	inner := min(keyW+2+textW, maxW-4) // "│ " and " │"
+	body := make([]string, 0, len(helpLines)+1)
+	for i, l := range helpLines {
+		var s string
+		if l[0] == "" {
+			if i > 0 {
+				body = append(body, "")
+			}
+			s = sgrBold + l[1] + sgrReset
+		} else {
+			s = sgrHelp + l[0] + sgrReset + strings.Repeat(" ", keyW-ansi.StringWidth(l[0])+2) + l[1]
+		}
+		body = append(body, s)
+	}
+	if len(body) > maxH-2 {
+		body = body[:maxH-2]
+	}
+	out := make([]string, 0, len(body)+2)
+	top := "╭─ " + helpTitle + " "
+	if n := ansi.StringWidth(top); n < inner+3 {
+		top += strings.Repeat("─", inner+3-n)
+	}
+	out = append(out, sgrFaint+ansi.Truncate(top, inner+3, "")+"╮"+sgrReset)
+	for _, s := range body {
+		out = append(out, sgrFaint+"│"+sgrReset+" "+padLine(s, inner)+sgrReset+" "+sgrFaint+"│"+sgrReset)
+	}
+	out = append(out, sgrFaint+"╰"+strings.Repeat("─", inner+2)+"╯"+sgrReset)
+	return out
+}
+
+// overlayHelp draws the help box centred over lines, each width cells.
+func overlayHelp(lines []string, width int) {
+	box := helpBox(width, len(lines))
+	if len(box) == 0 {
+		return
+	}
+	bw := ansi.StringWidth(box[0])
+	x := (width - bw) / 2
+	y := (len(lines) - len(box)) / 2
+	for i, b := range box {
+		l := lines[y+i]
+		lines[y+i] = ansi.Cut(l, 0, x) + sgrReset + b + ansi.Cut(l, x+bw, width) + sgrReset
+	}
+}
