@@ -65,6 +65,11 @@ for size in 160x48 80x24; do
 	expect "Back to live"
 	tmux send-keys -t "$session" L
 	expect "LIVE"
+	tmux send-keys -t "$session" "?"
+	expect "Help"
+	expect "back to live"
+	tmux send-keys -t "$session" Escape
+	sleep 0.3
 	quit
 done
 
