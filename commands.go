@@ -322,7 +322,9 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 		}()
 	}
 	app := tui.NewApp(fold.New(fo), recs, tui.AppOptions{Layout: opts.layout, Title: displayName(path)})
-	if _, err := tea.NewProgram(app, tea.WithInput(opts.stdinForKeys()), tea.WithOutput(stdout)).Run(); err != nil {
+	prog := tea.NewProgram(app, tea.WithInput(opts.stdinForKeys()), tea.WithOutput(stdout))
+	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
+	if _, err := prog.Run(); err != nil {
 		return fmt.Errorf("screen: %w", err)
 	}
 	return nil

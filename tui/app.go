@@ -125,6 +125,9 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 }
 
 // Init starts the record pump.
+// Init starts the pump. (The program that runs the App asks the terminal
+// for its background; the answer, a tea.BackgroundColorMsg, picks the
+// markdown theme, and terminals that do not answer keep the dark one.)
 func (a *App) Init() tea.Cmd { return a.pump() }
 
 // pump waits for the next batch and gathers whatever else is ready without
@@ -162,6 +165,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.flushWheel()
 	}
 	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		a.transcript.SetLight(!msg.IsDark())
+		return a, nil
 	case tea.WindowSizeMsg:
 		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
 		return a, nil

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -666,5 +667,29 @@ func TestAppWheelCoalesced(t *testing.T) {
 	b.transcript.ScrollBy(1)
 	if a.wheelPending != 0 || a.View().Content != b.View().Content {
 		t.Error("a key after wheel notches did not apply them first")
+	}
+}
+
+// A light terminal background switches the transcript's markdown to
+// glamour's light style; a dark one keeps the dark style.
+func TestAppBackgroundTheme(t *testing.T) {
+	view := func(bg color.Color) string {
+		recs := make(chan []model.Record, 1)
+		recs <- demoRecords(t)
+		close(recs)
+		a := NewApp(fold.New(fold.Options{}), recs, AppOptions{})
+		a.Update(a.Init()())
+		a.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		if bg != nil {
+			a.Update(tea.BackgroundColorMsg{Color: bg})
+		}
+		return a.View().Content
+	}
+	dark, light := view(nil), view(color.White)
+	if dark == light {
+		t.Fatal("a light background changed nothing")
+	}
+	if got := view(color.Black); got != dark {
+		t.Fatal("a dark background is not the default look")
 	}
 }

@@ -96,6 +96,17 @@ func (t *Transcript) SetSize(width, height int) {
 	t.width, t.height = max(width, 0), max(height, 0)
 }
 
+// SetLight chooses glamour's light style for markdown (a light terminal
+// background) or its dark one (the default); rendered rows are redrawn.
+func (t *Transcript) SetLight(light bool) {
+	if t.glamour.light == light {
+		return
+	}
+	t.glamour = trMarkdown{light: light}
+	t.markdown = t.glamour.render
+	clear(t.cache)
+}
+
 // Following reports whether the view is pinned to the bottom, showing new
 // rows as they arrive.
 func (t *Transcript) Following() bool { return t.follow }

@@ -355,9 +355,10 @@ func trFitLine(s string, w int) string {
 // parses the style, so it is done once per width, not per message.
 type trMarkdown struct {
 	byWidth map[int]*glamour.TermRenderer
+	light   bool // glamour's light style, for light terminal backgrounds
 }
 
-// render draws markdown in glamour's dark style wrapped to width cells,
+// render draws markdown in glamour's dark (or light) style wrapped to width cells,
 // without the document's margins (the transcript has its own gutter).
 // The text is sanitized before and after: glamour turns links into OSC 8
 // hyperlinks, which agent text must not emit.
@@ -366,6 +367,9 @@ func (m *trMarkdown) render(src string, width int) string {
 	r := m.byWidth[width]
 	if r == nil {
 		st := styles.DarkStyleConfig
+		if m.light {
+			st = styles.LightStyleConfig
+		}
 		var zero uint
 		st.Document.Margin = &zero
 		st.Document.BlockPrefix, st.Document.BlockSuffix = "", ""
