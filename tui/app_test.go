@@ -128,8 +128,28 @@ func TestAppGolden(t *testing.T) {
 		{"side_back_160x48", 160, 48, false, []string{"left", "left"}, ""},
 		{"sheet_100x30", 100, 30, true, nil, ""},
 	}
+	// The first step of each category, for a golden of its panel view.
+	demoFold := fold.New(fold.Options{})
+	demoFold.Apply(demoRecords(t)...)
+	firstOf := map[model.Category]int{}
+	for i, s := range demoFold.Steps() {
+		if _, seen := firstOf[s.Category]; !seen {
+			firstOf[s.Category] = i
+		}
+	}
 	for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		suffix := fmt.Sprintf("_%dx%d", sz[0], sz[1])
+		for _, cat := range model.Categories {
+			i, ok := firstOf[cat]
+			if !ok {
+				t.Fatalf("the demo has no %s step", cat)
+			}
+			keys := []string{"home"}
+			for range i {
+				keys = append(keys, "right")
+			}
+			cases = append(cases, goldenCase{"step_" + string(cat) + suffix, sz[0], sz[1], true, keys, ""})
+		}
 		cases = append(cases,
 			goldenCase{"live" + suffix, sz[0], sz[1], false, nil, ""},
 			goldenCase{"back" + suffix, sz[0], sz[1], false, []string{"left", "left"}, ""},
