@@ -246,7 +246,8 @@ func (a *App) runStep(dir int) {
 }
 
 // openAtTranscript shows the panel and, with the transcript focused,
-// selects the step of the tool call row nearest the bottom of its view.
+// selects the step of the computer card or tool call row nearest the
+// bottom of its view.
 func (a *App) openAtTranscript() {
 	a.hidePanel = false
 	if a.focus != focusTranscript {
@@ -254,6 +255,13 @@ func (a *App) openAtTranscript() {
 	}
 	n := len(a.fold.Steps())
 	for row := a.geo.transcript.h - 1; row >= 0; row-- {
+		if step, ok := a.transcript.CardAt(row); ok && step < n {
+			if step != a.selected {
+				a.stopPlay()
+				a.selectStep(step)
+			}
+			return
+		}
 		seq, ok := a.transcript.ItemAt(row)
 		if !ok {
 			continue

@@ -132,6 +132,13 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		return nil
 	}
 	if g.transcript.contains(m.X, m.Y) {
+		if step, ok := a.transcript.CardAt(m.Y - g.transcript.y); ok && step < len(a.fold.Steps()) {
+			// A click on a computer card opens the computer at its step.
+			a.hidePanel = false
+			a.stopPlay()
+			a.selectStep(step)
+			return nil
+		}
 		seq, ok := a.transcript.ItemAt(m.Y - g.transcript.y)
 		if !ok {
 			return nil

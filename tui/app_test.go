@@ -713,3 +713,23 @@ func TestAppBackgroundTheme(t *testing.T) {
 		t.Fatal("a dark background is not the default look")
 	}
 }
+
+// A click on a computer card in the transcript opens the computer at the
+// card's step, even when the computer was hidden.
+func TestAppCardClickOpensComputer(t *testing.T) {
+	d := newDemoApp(t, 160, 48, true, AppOptions{})
+	d.press("home", "c") // an older step selected, the computer hidden
+	d.View()
+	for row := 0; row < d.geo.transcript.h; row++ {
+		step, ok := d.transcript.CardAt(row)
+		if !ok {
+			continue
+		}
+		d.Update(tea.MouseClickMsg{X: d.geo.transcript.x + 10, Y: d.geo.transcript.y + row, Button: tea.MouseLeft})
+		if d.hidePanel || d.selected != step {
+			t.Fatalf("after a click on the card: hidden %v, selected %d, want step %d", d.hidePanel, d.selected, step)
+		}
+		return
+	}
+	t.Fatal("no computer card on screen")
+}
