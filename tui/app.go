@@ -47,6 +47,8 @@ type App struct {
 	fold *fold.Fold
 	recs <-chan []model.Record
 	opts AppOptions
+	// sourceStatus is the source's last SourceStatusMsg, shown in the title bar.
+	sourceStatus string
 
 	width, height int
 	layout        string
@@ -101,6 +103,11 @@ type recordsDoneMsg struct{}
 
 // playTickMsg advances play by one step.
 type playTickMsg struct{ gen int }
+
+// SourceStatusMsg tells the screen how its source is doing, in a few words
+// shown in the transcript's title bar: "● LIVE", "waiting for data",
+// "stream ended", "file truncated, restarted", "connection lost: …".
+type SourceStatusMsg string
 
 // NewApp shows records arriving on recs (a batch per receive; the channel
 // closes at the end of the input) folded with f. Until recs closes the input
@@ -165,6 +172,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.flushWheel()
 	}
 	switch msg := msg.(type) {
+	case SourceStatusMsg:
+		a.sourceStatus = string(msg)
+		return a, nil
 	case tea.BackgroundColorMsg:
 		a.transcript.SetLight(!msg.IsDark())
 		return a, nil

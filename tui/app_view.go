@@ -131,6 +131,9 @@ func (a *App) transcriptPane(r rect) []string {
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
 	}
+	if a.sourceStatus != "" {
+		title += " · " + a.sourceStatus
+	}
 	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
 	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
