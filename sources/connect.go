@@ -1,0 +1,216 @@
+package sources
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultConnectMaxEventBytes is the frame size limit Connect uses when
+// ConnectOptions.MaxEventBytes is not set.
+const DefaultConnectMaxEventBytes int64 = 16 << 20
+
+// errorBodyBytes is how much of an error response's body goes into the error.
+const errorBodyBytes = 1 << 10
+
+// ConnectOptions say how to start an AG-UI run over HTTP.
+type ConnectOptions struct {
+	// Input is the RunAgentInput JSON body (see RunInput).
+	Input []byte
+	// Headers are added to the request, e.g. Authorization. Their values
+	// are never logged and never appear in an error.
+	Headers map[string]string
+	// Client sends the request. The default has no overall timeout (a run's
+	// stream can last a long time) but bounds dialing, the TLS handshake and
+	// the wait for the response headers.
+	Client *http.Client
+	// MaxEventBytes is the largest SSE frame accepted; 0 means
+	// DefaultConnectMaxEventBytes. A larger frame becomes an Unreadable
+	// record (see Connect).
+	MaxEventBytes int64
+}
+
+// defaultClient is the Client Connect uses when none is given.
+var defaultClient = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 15 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = 15 * time.Second
+	t.ResponseHeaderTimeout = 60 * time.Second
+	t.ExpectContinueTimeout = time.Second
+	return &http.Client{Transport: t}
+}()
+
+// RunInput builds a minimal RunAgentInput JSON: threadId (the one given, or
+// a new random id when threadID is ""), a new random runId, and one user
+// message with text (no messages when text is ""). state, tools, context and
+// forwardedProps are present and empty, since some servers require them.
+func RunInput(threadID, text string) []byte {
+	if threadID == "" {
+		threadID = newID()
+	}
+	type message struct {
+		ID      string `json:"id"`
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	msgs := []message{}
+	if text != "" {
+		msgs = append(msgs, message{ID: newID(), Role: "user", Content: text})
+	}
+	in := struct {
+		ThreadID       string         `json:"threadId"`
+		RunID          string         `json:"runId"`
+		State          map[string]any `json:"state"`
+		Messages       []message      `json:"messages"`
+		Tools          []any          `json:"tools"`
+		Context        []any          `json:"context"`
+		ForwardedProps map[string]any `json:"forwardedProps"`
+	}{threadID, newID(), map[string]any{}, msgs, []any{}, []any{}, map[string]any{}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		panic(err) // cannot happen: only strings, empty maps and slices
+	}
+	return b
+}
+
+// newID returns a random UUID (version 4) as text.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Connect POSTs opts.Input to url with Accept: text/event-stream and
+// Content-Type: application/json and returns a Reader over the SSE
+// response, with records as NewReaderFormat(body, FormatSSE) makes them,
+// and a func that ends the stream and releases the connection (call it
+// once done; Next then fails).
+//
+// A non-2xx status is the error "HTTP 401 Unauthorized: <first 1 KiB of
+// the body>"; a response that is not text/event-stream is an error naming
+// the content type it has. After a successful Connect:
+//   - a frame larger than MaxEventBytes is rejected: Next returns a record
+//     whose Event is a *model.Unreadable with a Reason such as "event at
+//     byte 52 is larger than 16 MiB; skipped", and reading goes on with the
+//     next frame (the frame is skipped without being held in memory);
+//   - a clean end of the stream is io.EOF;
+//   - a connection that breaks mid-stream is an error "stream broken after
+//     N events: …" (N counts the records Next returned), and a stream ended
+//     by ctx or by the close func is "stream stopped after N events: …";
+//     both wrap the underlying error, and Next keeps returning it.
+func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, func() error, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(opts.Input))
+	if err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("connect: %w", err)
+	}
+	for k, v := range opts.Headers {
+		if strings.EqualFold(k, "Host") {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
+	client := opts.Client
+	if client == nil {
+		client = defaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("connect: %w", err)
+	}
+	fail := func(format string, args ...any) (*Reader, func() error, error) {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
+		resp.Body.Close()
+		cancel()
+		msg := fmt.Sprintf(format, args...)
+		if b := strings.TrimSpace(strings.ToValidUTF8(string(body), "\uFFFD")); b != "" {
+			msg += ": " + b
+		}
+		return nil, nil, errors.New(msg)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return fail("HTTP %s", resp.Status)
+	}
+	ct := resp.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "text/event-stream" {
+		if ct == "" {
+			return fail("HTTP %s: response has no content type, want text/event-stream", resp.Status)
+		}
+		return fail("HTTP %s: response content type is %q, want text/event-stream", resp.Status, ct)
+	}
+
+	body := &streamBody{in: resp.Body, ctx: ctx}
+	r := NewReaderFormat(body, FormatSSE)
+	r.MaxEventBytes = opts.MaxEventBytes
+	if r.MaxEventBytes <= 0 {
+		r.MaxEventBytes = DefaultConnectMaxEventBytes
+	}
+	body.r = r
+	closeFn := func() error {
+		cancel()
+		return resp.Body.Close()
+	}
+	return r, closeFn, nil
+}
+
+// streamBody is the response body as the Reader sees it: read errors other
+// than io.EOF become a *streamError saying the stream broke or was stopped.
+type streamBody struct {
+	in  io.Reader
+	ctx context.Context
+	r   *Reader // for the count of records returned
+}
+
+func (s *streamBody) Read(p []byte) (int, error) {
+	n, err := s.in.Read(p)
+	if err == nil || err == io.EOF {
+		return n, err
+	}
+	if cerr := s.ctx.Err(); cerr != nil {
+		err = cerr
+	}
+	return n, &streamError{r: s.r, stopped: s.ctx.Err() != nil, err: err}
+}
+
+// streamError is how a stream that did not end cleanly ends. The read
+// buffer may hold events received before the failure, so the count of
+// events is taken when the message is made, which is after Next returned
+// the error: by then the Reader has handed out every event it received and
+// its count no longer changes (the error is sticky).
+type streamError struct {
+	r       *Reader
+	stopped bool // by the context or the close func, not by the network
+	err     error
+}
+
+func (e *streamError) Error() string {
+	how := "broken"
+	if e.stopped {
+		how = "stopped"
+	}
+	var n uint64
+	if e.r != nil {
+		n = e.r.seq
+	}
+	return fmt.Sprintf("stream %s after %d events: %v", how, n, e.err)
+}
+
+func (e *streamError) Unwrap() error { return e.err }

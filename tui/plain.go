@@ -1,0 +1,236 @@
+package tui
+
+// This file holds the --plain output: no screen, one line per display change
+// that matters, for CI logs and pipes.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// plainTextMax is how many characters of a message a plain line shows.
+const plainTextMax = 120
+
+// PlainPrinter writes one line per display change that matters, as records are folded:
+// a message finished ("you: <first line, ≤120 chars>" / "agent: …"), a step started
+// ("step 7 execute running · Running command · go test ./...") or finished ("step 7 execute
+// completed · Ran command · go test ./... · 1.2s", with "· exit 2" when failed), a run started
+// or finished ("run r2 started (continues r1)", "run r2 completed"/"failed: <message>"), a
+// diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: … [R6-text-not-open]"). Nothing for deltas
+// that change nothing of that. All agent text goes through Plain and onto one line.
+//
+// It remembers what it printed, so each line appears once, in the order of
+// the records; when one Update covers many records the lines come in item
+// order (a step's started line right before its finished line).
+type PlainPrinter struct {
+	w io.Writer
+	f *fold.Fold
+
+	stepStarted map[int]bool    // step index → started line printed
+	stepEnded   map[int]bool    // step index → finished line printed
+	itemDone    map[uint64]bool // item seq → finished line printed (messages, problems, errors)
+	runStarted  map[uint64]bool // run item seq → started line printed
+	runEnded    map[uint64]bool // run item seq → finished line printed
+
+	buf strings.Builder
+}
+
+// NewPlainPrinter returns a printer of f's changes onto w.
+func NewPlainPrinter(w io.Writer, f *fold.Fold) *PlainPrinter {
+	return &PlainPrinter{w: w, f: f,
+		stepStarted: map[int]bool{}, stepEnded: map[int]bool{},
+		itemDone: map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
+}
+
+// Print writes the lines for one Apply's Update (call it after every f.Apply).
+func (p *PlainPrinter) Print(u fold.Update) error {
+	p.buf.Reset()
+	items := p.f.Items()
+	steps := p.f.Steps()
+	seen := map[int]bool{}
+	for _, seq := range u.Items {
+		i, ok := slices.BinarySearchFunc(items, seq, func(it *model.Item, s uint64) int {
+			switch {
+			case it.Seq < s:
+				return -1
+			case it.Seq > s:
+				return 1
+			}
+			return 0
+		})
+		if !ok {
+			continue // evicted
+		}
+		it := items[i]
+		if it.Kind == model.ItemToolCall && it.Step >= 0 && it.Step < len(steps) {
+			seen[it.Step] = true
+		}
+		p.item(it, steps)
+	}
+	// Steps whose tool-call item did not change in this Update.
+	for _, i := range u.Steps {
+		if i >= 0 && i < len(steps) && !seen[i] {
+			p.step(steps[i])
+		}
+	}
+	if p.buf.Len() == 0 {
+		return nil
+	}
+	_, err := io.WriteString(p.w, p.buf.String())
+	return err
+}
+
+func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
+	switch it.Kind {
+	case model.ItemMessage:
+		if !it.Status.Done() || p.itemDone[it.Seq] {
+			return
+		}
+		p.itemDone[it.Seq] = true
+		who := it.Role
+		switch who {
+		case "user":
+			who = "you"
+		case "assistant", "":
+			who = "agent"
+		}
+		p.line(plainOneLine(who) + ": " + plainFirstLine(it.Text, plainTextMax))
+	case model.ItemToolCall:
+		if it.Step >= 0 && it.Step < len(steps) {
+			p.step(steps[it.Step])
+		}
+	case model.ItemRun:
+		if !p.runStarted[it.Seq] {
+			p.runStarted[it.Seq] = true
+			s := "run " + plainOneLine(it.ID) + " started"
+			if it.Name != "" {
+				s += " (continues " + plainOneLine(it.Name) + ")"
+			}
+			p.line(s)
+		}
+		if it.Status.Done() && !p.runEnded[it.Seq] {
+			p.runEnded[it.Seq] = true
+			// The steps the run's end settled finish before it.
+			for _, s := range steps {
+				if s.RunID == it.ID && s.Status.Done() {
+					p.step(s)
+				}
+			}
+			p.line(p.runEnd(it))
+		}
+	case model.ItemDiagnostic:
+		if p.itemDone[it.Seq] {
+			return
+		}
+		p.itemDone[it.Seq] = true
+		typ := it.ID
+		if typ == "" {
+			typ = "record"
+		}
+		p.line(fmt.Sprintf("problem #%d %s: %s [%s]", it.FirstSeq, plainOneLine(typ), plainOneLine(it.Text), plainOneLine(it.Name)))
+	}
+}
+
+// runEnd is the finished line of a run item, with the run's outcome.
+func (p *PlainPrinter) runEnd(it *model.Item) string {
+	var run *model.Run
+	runs := p.f.Runs()
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r.RunID == it.ID && r.FirstSeq == it.FirstSeq {
+			run = r
+			break
+		}
+	}
+	s := "run " + plainOneLine(it.ID) + " " + string(it.Status)
+	if run == nil {
+		return s
+	}
+	switch {
+	case it.Status == model.StatusFailed:
+		if run.Error != "" {
+			s += ": " + plainOneLine(run.Error)
+		}
+		if run.ErrorCode != "" {
+			s += " [" + plainOneLine(run.ErrorCode) + "]"
+		}
+	case run.Outcome != "" && run.Outcome != "success" && run.Outcome != "cancelled":
+		s += " (" + plainOneLine(run.Outcome) + ")"
+	}
+	return s
+}
+
+// step prints a step's started and finished lines, each once.
+func (p *PlainPrinter) step(s *model.Step) {
+	if s.Status == model.StatusPending || s.Status == model.StatusOpen {
+		return
+	}
+	n := s.Index + 1
+	if !p.stepStarted[s.Index] {
+		p.stepStarted[s.Index] = true
+		running := *s
+		running.Status = model.StatusRunning
+		p.line(fmt.Sprintf("step %d %s %s · %s", n, plainOneLine(string(s.Category)), model.StatusRunning, plainOneLine(running.Label())))
+	}
+	if s.Status.Done() && !p.stepEnded[s.Index] {
+		p.stepEnded[s.Index] = true
+		l := fmt.Sprintf("step %d %s %s · %s", n, plainOneLine(string(s.Category)), s.Status, plainOneLine(s.Label()))
+		if d := s.Duration(); d > 0 {
+			l += " · " + plainDuration(d)
+		}
+		if s.ExitCode != nil && (*s.ExitCode != 0 || s.Status == model.StatusFailed) {
+			l += fmt.Sprintf(" · exit %d", *s.ExitCode)
+		}
+		p.line(l)
+	}
+}
+
+func (p *PlainPrinter) line(s string) {
+	p.buf.WriteString(s)
+	p.buf.WriteByte('\n')
+}
+
+// plainDuration is a duration as 412ms, 1.2s or 2m3s.
+func plainDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+// plainOneLine makes untrusted text safe and flat: escapes and controls removed,
+// newlines and tabs turned into spaces, runs of spaces collapsed.
+func plainOneLine(s string) string {
+	return strings.Join(strings.Fields(Plain(s)), " ")
+}
+
+// plainFirstLine is the first non-blank line of untrusted text, safe and at most
+// limit characters ("…" marks text cut short or more lines following).
+func plainFirstLine(s string, limit int) string {
+	s = strings.TrimSpace(Plain(s))
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		more = strings.TrimSpace(s[i:]) != ""
+		s = s[:i]
+	}
+	s = plainOneLine(s)
+	if utf8.RuneCountInString(s) > limit {
+		more = true
+	}
+	if more {
+		if r := []rune(s); len(r) > limit-1 {
+			s = strings.TrimRight(string(r[:limit-1]), " ")
+		}
+		s += "…"
+	}
+	return s
+}
