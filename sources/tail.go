@@ -1,0 +1,529 @@
+package sources
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// TailEvent is a change in the state of a Tail.
+type TailEvent int
+
+const (
+	// TailWaiting: the file is not there (yet, or any more); Tail waits for it.
+	TailWaiting TailEvent = iota
+	// TailFollowing: the file is open and being followed.
+	TailFollowing
+	// TailTruncated: the file was truncated or rewritten; reading restarted from the top.
+	TailTruncated
+	// TailRotated: the path now names a new file (rotation, delete + re-create,
+	// rename over); the old file was read to its end and the new one opened.
+	TailRotated
+)
+
+func (e TailEvent) String() string {
+	switch e {
+	case TailWaiting:
+		return "waiting"
+	case TailFollowing:
+		return "following"
+	case TailTruncated:
+		return "truncated"
+	case TailRotated:
+		return "rotated"
+	}
+	return "unknown"
+}
+
+// TailOptions tune Tail.
+type TailOptions struct {
+	// Poll is the backstop poll interval (network filesystems send no
+	// change events); 0 means one second.
+	Poll time.Duration
+	// MaxEventBytes is the largest event accepted; a larger one becomes an
+	// Unreadable record. 0 means DefaultMaxEventBytes.
+	MaxEventBytes int64
+}
+
+// tailNotify turns fsnotify on; tests turn it off to try the poll alone.
+var tailNotify = true
+
+// tailBatchEvery is the least time between two batches.
+const tailBatchEvery = 16 * time.Millisecond
+
+// tailHeadBytes is how much of a file's start is remembered to notice a rewrite
+// that did not make the file shorter than what was read.
+const tailHeadBytes = 256
+
+// Tail follows path: it waits for the file, reads what is there, then follows appends
+// with fsnotify on the parent folder plus a poll, surviving truncation (start over
+// from byte 0 and report TailTruncated), rotation and delete+re-create and an editor's
+// write-temp-then-rename (finish the old file, reopen by path, report TailRotated),
+// holding a partial last line until it is complete. Records are numbered from 1
+// across the whole tail (Seq never reused, also after a restart) and sent on the
+// returned channel in batches (whatever is ready, at most one batch per 16 ms);
+// status changes go to the events channel. Cancel ctx to stop; the channels close.
+//
+// The file may be JSON Lines, SSE text or a JSON array still being written
+// (an {"events":[…]} object is read as JSON Lines, that is not followed).
+func Tail(ctx context.Context, path string, opts TailOptions) (<-chan []model.Record, <-chan TailEvent) {
+	if opts.Poll <= 0 {
+		opts.Poll = time.Second
+	}
+	if opts.MaxEventBytes <= 0 {
+		opts.MaxEventBytes = DefaultMaxEventBytes
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	out := make(chan []model.Record)
+	events := make(chan TailEvent)
+	t := &tailer{path: path, opts: opts}
+	go t.run(ctx, out, events)
+	return out, events
+}
+
+type tailFormat int
+
+const (
+	tailUnknown tailFormat = iota
+	tailLines              // JSON Lines
+	tailSSE
+	tailArray
+)
+
+type tailer struct {
+	path string
+	opts TailOptions
+
+	f       *os.File
+	off     int64  // bytes of f read so far
+	head    []byte // the first bytes of f, as read
+	waiting bool   // TailWaiting was reported and the file is still missing
+	gone    bool   // a file was followed and went away: the next one is a rotation
+
+	// parse state for the current file
+	buf    []byte // bytes read but not consumed; buf[0] is at file offset base
+	base   int64
+	format tailFormat
+	inArr  bool // the array's '[' was consumed
+	arrEnd bool // the array's ']' was seen, or it is broken: nothing more is read
+	sse    []byte
+	sseN   int // data lines in the current SSE frame
+	skip   bool
+
+	chunk   []byte // read buffer
+	seq     uint64
+	pending []model.Record
+	evq     []TailEvent
+}
+
+func (t *tailer) run(ctx context.Context, out chan<- []model.Record, events chan<- TailEvent) {
+	defer close(out)
+	defer close(events)
+	defer func() {
+		if t.f != nil {
+			t.f.Close()
+		}
+	}()
+
+	var notify <-chan fsnotify.Event
+	var werrs <-chan error
+	if w, err := fsnotify.NewWatcher(); err == nil && tailNotify {
+		defer w.Close()
+		if w.Add(filepath.Dir(t.path)) == nil {
+			notify, werrs = w.Events, w.Errors
+		}
+	}
+	poll := time.NewTicker(t.opts.Poll)
+	defer poll.Stop()
+	flush := time.NewTimer(0)
+	<-flush.C
+	flushArmed := false
+	var last time.Time
+
+	t.check()
+	for {
+		var sendOut chan<- []model.Record
+		var sendEv chan<- TailEvent
+		var ev TailEvent
+		if len(t.pending) > 0 {
+			if wait := tailBatchEvery - time.Since(last); wait <= 0 {
+				sendOut = out
+			} else if !flushArmed {
+				flush.Reset(wait)
+				flushArmed = true
+			}
+		}
+		if len(t.evq) > 0 {
+			sendEv, ev = events, t.evq[0]
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case sendOut <- t.pending:
+			t.pending = nil
+			last = time.Now()
+		case sendEv <- ev:
+			t.evq = t.evq[1:]
+		case <-flush.C:
+			flushArmed = false
+		case e, ok := <-notify:
+			if !ok {
+				notify = nil
+				continue
+			}
+			if filepath.Clean(e.Name) == t.path {
+				t.check()
+			}
+		case _, ok := <-werrs:
+			if !ok {
+				werrs = nil
+			}
+		case <-poll.C:
+			t.check()
+		}
+	}
+}
+
+func (t *tailer) event(e TailEvent) { t.evq = append(t.evq, e) }
+
+// check brings the tail up to date with the file system.
+func (t *tailer) check() {
+	if t.f == nil {
+		t.open(false)
+		return
+	}
+	t.drain()
+	cur, err := t.f.Stat()
+	if err != nil {
+		return
+	}
+	named, err := os.Stat(t.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.drain()
+		t.finish()
+		t.gone = true
+		t.waiting = true
+		t.event(TailWaiting)
+		return
+	case err != nil:
+		return
+	case !os.SameFile(cur, named):
+		t.drain()
+		t.finish()
+		t.gone = true
+		t.open(true)
+		return
+	}
+	if cur.Size() < t.off || t.rewritten() {
+		t.restart()
+		t.event(TailTruncated)
+		t.drain()
+	}
+}
+
+// open opens the file by path, reporting what happened.
+func (t *tailer) open(rotated bool) {
+	f, err := os.Open(t.path)
+	if err != nil {
+		if !t.waiting {
+			t.waiting = true
+			t.event(TailWaiting)
+		}
+		return
+	}
+	t.f = f
+	t.restart()
+	if rotated || t.gone {
+		t.event(TailRotated)
+	} else {
+		t.event(TailFollowing)
+	}
+	t.waiting, t.gone = false, false
+	t.drain()
+}
+
+// finish closes the current file, turning anything left over into a record.
+func (t *tailer) finish() {
+	t.flushRest()
+	t.f.Close()
+	t.f = nil
+}
+
+// restart resets the parse state to the top of the current file.
+func (t *tailer) restart() {
+	t.off, t.base = 0, 0
+	t.head = t.head[:0]
+	t.buf = t.buf[:0]
+	t.format = tailUnknown
+	t.inArr, t.arrEnd = false, false
+	t.sse, t.sseN, t.skip = t.sse[:0], 0, false
+}
+
+// rewritten tells whether the file's first bytes are no longer those read.
+func (t *tailer) rewritten() bool {
+	if len(t.head) == 0 {
+		return false
+	}
+	b := make([]byte, len(t.head))
+	n, _ := t.f.ReadAt(b, 0)
+	return !bytes.Equal(b[:n], t.head[:n]) || n < len(t.head)
+}
+
+// drain reads the current file to its end and parses what is complete.
+//
+// Parsing waits for the end of what is there, or for the unparsed bytes to
+// double, so a large file or a large event is not scanned over and over.
+func (t *tailer) drain() {
+	if t.chunk == nil {
+		t.chunk = make([]byte, 64<<10)
+	}
+	need := max(2*len(t.buf), 1<<20)
+	for {
+		n, err := t.f.ReadAt(t.chunk, t.off)
+		if n > 0 {
+			if len(t.head) < tailHeadBytes {
+				t.head = append(t.head, t.chunk[:min(n, tailHeadBytes-len(t.head))]...)
+			}
+			t.off += int64(n)
+			t.buf = append(t.buf, t.chunk[:n]...)
+			if len(t.buf) >= need {
+				t.parse()
+				need = max(2*len(t.buf), 1<<20)
+			}
+		}
+		if err != nil || n == 0 {
+			t.parse()
+			return
+		}
+	}
+}
+
+// consume drops n bytes from the front of buf.
+func (t *tailer) consume(n int) {
+	t.base += int64(n)
+	t.buf = append(t.buf[:0], t.buf[n:]...)
+}
+
+// parse turns the complete values in buf into records.
+func (t *tailer) parse() {
+	if t.format == tailUnknown && !t.detect() {
+		return
+	}
+	switch t.format {
+	case tailArray:
+		t.parseArray()
+	default:
+		t.parseLines()
+	}
+}
+
+// detect tells the format from the first bytes, once there are enough.
+func (t *tailer) detect() bool {
+	b := t.buf
+	if t.base == 0 && len(b) < 3 && bytes.HasPrefix([]byte{0xEF, 0xBB, 0xBF}, b) {
+		return false
+	}
+	if t.base == 0 && bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}) {
+		t.consume(3)
+		b = t.buf
+	}
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	if i == len(b) {
+		return false
+	}
+	if b[i] == '[' {
+		t.format = tailArray
+		return true
+	}
+	// SSE or JSON Lines: look at the first line once it is complete.
+	nl := bytes.IndexByte(b[i:], '\n')
+	if nl < 0 {
+		return false
+	}
+	t.format = tailLines
+	for _, f := range sseFields {
+		if bytes.HasPrefix(b[i:], f) {
+			t.format = tailSSE
+		}
+	}
+	return true
+}
+
+// parseLines handles JSON Lines and SSE: only complete lines are used.
+func (t *tailer) parseLines() {
+	i := 0
+	defer func() { t.consume(i) }()
+	for {
+		nl := bytes.IndexByte(t.buf[i:], '\n')
+		if nl < 0 {
+			if t.skip { // still inside an oversized line
+				i = len(t.buf)
+				return
+			}
+			if int64(len(t.buf)-i) > t.opts.MaxEventBytes+16 {
+				t.bad("line longer than the event size limit", t.base+int64(i))
+				t.skip = true
+				i = len(t.buf)
+			}
+			return
+		}
+		ln := bytes.TrimRight(t.buf[i:i+nl], "\r")
+		at := t.base + int64(i)
+		if t.skip {
+			t.skip = false // the rest of an oversized line
+		} else if t.format == tailSSE {
+			t.sseLine(ln, at)
+		} else if len(bytes.TrimSpace(ln)) > 0 {
+			t.value(bytes.TrimSpace(ln), at)
+		}
+		i += nl + 1
+	}
+}
+
+// sseLine handles one SSE line: data lines gather, a blank line ends the frame.
+func (t *tailer) sseLine(ln []byte, at int64) {
+	if len(ln) == 0 {
+		t.sseFlush(at)
+		return
+	}
+	if !bytes.HasPrefix(ln, dataField) {
+		return
+	}
+	d := ln[len(dataField):]
+	if len(d) > 0 && d[0] == ' ' {
+		d = d[1:]
+	}
+	if t.sseN > 0 {
+		t.sse = append(t.sse, '\n')
+	}
+	t.sse = append(t.sse, d...)
+	t.sseN++
+}
+
+func (t *tailer) sseFlush(at int64) {
+	if t.sseN == 0 {
+		return
+	}
+	if int64(len(t.sse)) > t.opts.MaxEventBytes {
+		t.bad("event larger than the event size limit", at)
+	} else {
+		t.value(t.sse, at)
+	}
+	t.sse, t.sseN = t.sse[:0], 0
+}
+
+// parseArray consumes the complete elements of a JSON array being written.
+func (t *tailer) parseArray() {
+	i := 0
+	defer func() { t.consume(i) }()
+	for !t.arrEnd {
+		for i < len(t.buf) {
+			c := t.buf[i]
+			if c == ' ' || c == '\t' || c == '\r' || c == '\n' || (c == ',' && t.inArr) {
+				i++
+				continue
+			}
+			break
+		}
+		if i == len(t.buf) {
+			return
+		}
+		at := t.base + int64(i)
+		if !t.inArr {
+			if t.buf[i] != '[' {
+				t.bad("the JSON array does not start with '['", at)
+				t.arrEnd = true
+				break
+			}
+			t.inArr = true
+			i++
+			continue
+		}
+		if t.buf[i] == ']' {
+			t.arrEnd = true
+			break
+		}
+		dec := jsontext.NewDecoder(bytes.NewReader(t.buf[i:]), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+		v, err := dec.ReadValue()
+		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+				if int64(len(t.buf)-i) > t.opts.MaxEventBytes+16 {
+					t.bad("event larger than the event size limit", at)
+					t.arrEnd = true
+					break
+				}
+				return // wait for the rest
+			}
+			t.bad("the JSON array is broken here: "+err.Error(), at)
+			t.arrEnd = true
+			break
+		}
+		t.value(bytes.TrimSpace(v), at)
+		i += int(dec.InputOffset())
+	}
+	i = len(t.buf) // after the end, or once broken, nothing more is read
+}
+
+// flushRest handles what is left when a file is finished: a last line
+// without its newline is decoded, an SSE frame without its blank line counts,
+// anything else left is reported.
+func (t *tailer) flushRest() {
+	rest := bytes.TrimSpace(t.buf)
+	switch t.format {
+	case tailArray:
+		if len(rest) > 0 && !t.arrEnd {
+			t.bad("the JSON array ends in the middle of an event", t.base)
+		}
+	case tailSSE:
+		if len(rest) > 0 {
+			t.sseLine(bytes.TrimRight(t.buf, "\r"), t.base)
+		}
+		t.sseFlush(t.base)
+	default:
+		if len(rest) > 0 && !t.skip {
+			t.value(rest, t.base)
+		}
+	}
+	t.buf = t.buf[:0]
+}
+
+// value decodes one complete JSON value into the next record.
+func (t *tailer) value(raw []byte, at int64) {
+	if int64(len(raw)) > t.opts.MaxEventBytes {
+		t.bad("event larger than the event size limit", at)
+		return
+	}
+	raw = bytes.Clone(raw)
+	t.seq++
+	rec := model.Record{Seq: t.seq, Proto: model.ProtoAGUI, Raw: raw, Event: agui.Decode(raw)}
+	if ts, ok := agui.Time(rec.Event); ok {
+		rec.At = ts
+	} else {
+		rec.At = time.Now()
+	}
+	t.pending = append(t.pending, rec)
+}
+
+// bad adds an Unreadable record.
+func (t *tailer) bad(reason string, at int64) {
+	t.seq++
+	t.pending = append(t.pending, model.Record{Seq: t.seq, Proto: model.ProtoAGUI, At: time.Now(),
+		Event: &model.Unreadable{Reason: reason, Offset: at}})
+}
