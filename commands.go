@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
@@ -28,6 +28,8 @@ type commonOptions struct {
 	toolKinds string
 	layout    string
 	plain     bool
+	record    string
+	appendTo  bool
 	stdin     io.Reader
 }
 
@@ -275,7 +277,8 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	default:
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
 	}
-	if opts.plain || !isTerminal(stdout) {
+	if !opts.plain && opts.record == "" && !isTerminal(stdout) {
+		// Piped without --plain: the step list, for scripts.
 		f, err := foldFile(opts, path)
 		if err != nil {
 			return err
@@ -284,21 +287,17 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 		printSteps(stdout, f.Steps())
 		return nil
 	}
-	fo, err := foldOptions(opts)
-	if err != nil {
-		return err
-	}
 	in, closeIn, err := openInput(opts, path)
 	if err != nil {
 		return err
 	}
 	defer closeIn()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	recs := make(chan []model.Record, 64)
-	if path == "" {
+	if path == "" && !opts.plain {
 		// The demo plays at its recorded pace, so it shows following live.
 		all, err := sources.ReadAll(in)
 		if err != nil {
@@ -321,13 +320,7 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 			}
 		}()
 	}
-	app := tui.NewApp(fold.New(fo), recs, tui.AppOptions{Layout: opts.layout, Title: displayName(path)})
-	prog := tea.NewProgram(app, tea.WithInput(opts.stdinForKeys()), tea.WithOutput(stdout))
-	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
-	if _, err := prog.Run(); err != nil {
-		return fmt.Errorf("screen: %w", err)
-	}
-	return nil
+	return watch(ctx, opts, displayName(path), recs, nil, stdout)
 }
 
 // isTerminal reports whether w is a terminal: the screen needs one, a pipe

@@ -94,7 +94,9 @@ With no FILE it plays the embedded demo recording at its recorded pace. With a
 FILE it opens the log for review: everything folded, the last step selected.
 FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
 v layout, ↑/↓ scroll, tab focus, q quit; the mouse selects steps too.
-When output is not a terminal (or with --plain) it prints the step list.
+With --plain it prints one line per change instead; piped output without
+--plain gets the step list. tail follows a growing log, connect runs an
+AG-UI agent over HTTP; --record FILE keeps what arrives.
 The headless commands fold, validate and steps are for scripts and CI.`,
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
@@ -108,8 +110,11 @@ The headless commands fold, validate and steps are for scripts and CI.`,
 	root.SetErr(stderr)
 	root.PersistentFlags().StringVar(&opts.toolKinds, "tool-kinds", "", "JSON file mapping tool names to a category (and a JSON pointer into the arguments for the location)")
 	root.Flags().StringVar(&opts.layout, "layout", "auto", "screen layout: auto (side pane from 120 columns), side or sheet")
-	root.Flags().BoolVar(&opts.plain, "plain", false, "print the step list instead of showing the screen (the default when output is not a terminal)")
-	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout))
+	root.Flags().BoolVar(&opts.plain, "plain", false, "print one line per change (message, step, run, problem) instead of the screen")
+	root.Flags().StringVar(&opts.record, "record", "", "also write the events to FILE as an AG-UI log (a JSON array, flushed per event)")
+	root.Flags().BoolVar(&opts.appendTo, "append", false, "with --record: add to an existing log instead of refusing it")
+	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout),
+		newTailCommand(opts, stdout), newConnectCommand(opts, stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})

@@ -73,6 +73,19 @@ for size in 160x48 80x24; do
 	quit
 done
 
+# tail: events appended to a growing log reach the screen at once: the
+# first step's label shows within a second of being written, with LIVE.
+log=$work/growing.jsonl
+: >"$log"
+run 160x48 tail "$log"
+expect "waiting for the agent" 10
+head -n 52 assets/demo.jsonl >>"$log" # up to the first tool call (ls -la)
+expect "ls -la" 1
+expect "LIVE" 2
+tail -n +53 assets/demo.jsonl | while IFS= read -r line; do printf '%s\n' "$line" >>"$log"; done
+expect "step 30 of 30" 10
+quit
+
 if grep -q -e "panic" -e "goroutine " "$work/stderr"; then
 	echo "smoke: the program panicked:" >&2
 	cat "$work/stderr" >&2

@@ -38,6 +38,7 @@ type PlainPrinter struct {
 	itemDone    map[uint64]bool // item seq → finished line printed (messages, problems, errors)
 	runStarted  map[uint64]bool // run item seq → started line printed
 	runEnded    map[uint64]bool // run item seq → finished line printed
+	pendingEnds []*model.Item   // runs that ended in this Update, printed last
 
 	buf strings.Builder
 }
@@ -80,6 +81,7 @@ func (p *PlainPrinter) Print(u fold.Update) error {
 			p.step(steps[i])
 		}
 	}
+	p.flushRunEnds(steps)
 	if p.buf.Len() == 0 {
 		return nil
 	}
@@ -107,6 +109,7 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 			p.step(steps[it.Step])
 		}
 	case model.ItemRun:
+		p.flushRunEnds(steps) // an earlier run ends before a later one starts
 		if !p.runStarted[it.Seq] {
 			p.runStarted[it.Seq] = true
 			s := "run " + plainOneLine(it.ID) + " started"
@@ -117,13 +120,9 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		}
 		if it.Status.Done() && !p.runEnded[it.Seq] {
 			p.runEnded[it.Seq] = true
-			// The steps the run's end settled finish before it.
-			for _, s := range steps {
-				if s.RunID == it.ID && s.Status.Done() {
-					p.step(s)
-				}
-			}
-			p.line(p.runEnd(it))
+			// Printed after the run's own messages and steps of this Update
+			// (a whole log applied at once still reads in order).
+			p.pendingEnds = append(p.pendingEnds, it)
 		}
 	case model.ItemDiagnostic:
 		if p.itemDone[it.Seq] {
@@ -136,6 +135,20 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		}
 		p.line(fmt.Sprintf("problem #%d %s: %s [%s]", it.FirstSeq, plainOneLine(typ), plainOneLine(it.Text), plainOneLine(it.Name)))
 	}
+}
+
+// flushRunEnds prints the end lines of the runs that ended, after the
+// steps their end settled.
+func (p *PlainPrinter) flushRunEnds(steps []*model.Step) {
+	for _, it := range p.pendingEnds {
+		for _, s := range steps {
+			if s.RunID == it.ID && s.Status.Done() {
+				p.step(s)
+			}
+		}
+		p.line(p.runEnd(it))
+	}
+	p.pendingEnds = p.pendingEnds[:0]
 }
 
 // runEnd is the finished line of a run item, with the run's outcome.
