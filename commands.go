@@ -287,13 +287,21 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 		printSteps(stdout, f.Steps())
 		return nil
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if path != "" && path != "-" && !opts.plain {
+		// On the screen a file is followed if it grows, as tail does.
+		if _, err := os.Stat(path); err != nil {
+			_, _, err := openInput(opts, path) // the same error as the other commands
+			return err
+		}
+		return followFile(ctx, opts, path, stdout)
+	}
 	in, closeIn, err := openInput(opts, path)
 	if err != nil {
 		return err
 	}
 	defer closeIn()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	recs := make(chan []model.Record, 64)

@@ -39,19 +39,25 @@ With --plain it prints one line per change until ctrl+c.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			recs, events := sources.Tail(ctx, args[0], sources.TailOptions{})
-			status := make(chan string, 8)
-			go func() {
-				defer close(status)
-				for ev := range events {
-					status <- tailStatus(ev)
-				}
-			}()
-			return watch(ctx, opts, args[0], recs, status, stdout)
+			return followFile(ctx, opts, args[0], stdout)
 		},
 	}
 	liveFlags(cmd, opts)
 	return cmd
+}
+
+// followFile shows a log and what is appended to it (sources.Tail), with
+// the tail's state in the title bar.
+func followFile(ctx context.Context, opts *commonOptions, path string, stdout io.Writer) error {
+	recs, events := sources.Tail(ctx, path, sources.TailOptions{})
+	status := make(chan string, 8)
+	go func() {
+		defer close(status)
+		for ev := range events {
+			status <- tailStatus(ev)
+		}
+	}()
+	return watch(ctx, opts, path, recs, status, stdout)
 }
 
 func tailStatus(ev sources.TailEvent) string {
