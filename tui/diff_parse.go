@@ -3,8 +3,6 @@ package tui
 import (
 	"strconv"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // diffKind is what a line of a unified diff is.
@@ -174,20 +172,4 @@ func parseRange(s string) (start, count int, ok bool) {
 // expandDiffTabs replaces each tab with spaces up to the next diffTabStop
 // column of the line's text (the marker and gutter not counted, so both
 // sides of a split row indent alike).
-func expandDiffTabs(s string) string {
-	if strings.IndexByte(s, '\t') < 0 {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for i, seg := range strings.Split(s, "\t") {
-		if i > 0 {
-			n := diffTabStop - col%diffTabStop
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-		}
-		b.WriteString(seg)
-		col += ansi.StringWidth(seg)
-	}
-	return b.String()
-}
+func expandDiffTabs(s string) string { return expandTabsAt(s, diffTabStop) }

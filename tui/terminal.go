@@ -95,14 +95,20 @@ func layoutLine(prefix, line string, width int) string {
 	return line
 }
 
-// expandTabs replaces each tab with spaces up to the next tab stop,
-// counting cells (wide characters are two, SGR sequences none).
-func expandTabs(line string) string {
+// expandTabs replaces each tab with spaces up to the next terminal tab stop.
+func expandTabs(line string) string { return expandTabsAt(line, tabStop) }
+
+// expandTabsAt replaces each tab with spaces up to the next multiple of
+// stop, counting cells (wide characters are two, SGR sequences none).
+func expandTabsAt(line string, stop int) string {
+	if strings.IndexByte(line, '\t') < 0 {
+		return line
+	}
 	var b strings.Builder
 	col := 0
 	for i, seg := range strings.Split(line, "\t") {
 		if i > 0 {
-			n := tabStop - col%tabStop
+			n := stop - col%stop
 			b.WriteString(strings.Repeat(" ", n))
 			col += n
 		}
