@@ -1,0 +1,268 @@
+package replay
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentwatch/agentwatch/assets"
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// seekFixtures returns the peer samples and the embedded demo.
+func seekFixtures(t *testing.T) map[string][]model.Record {
+	t.Helper()
+	paths, _ := filepath.Glob("../testdata/peer/samples/*")
+	out := map[string][]model.Record{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(b, assets.Demo) {
+			continue // the embedded demo, added below
+		}
+		recs, err := sources.ReadAll(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out[filepath.Base(p)] = recs
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(assets.Demo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["assets/demo.jsonl"] = recs
+	if len(out) < 5 {
+		t.Fatalf("only %d fixtures found; the seek law needs testdata/peer/samples", len(out))
+	}
+	return out
+}
+
+func state(t *testing.T, f *fold.Fold) []byte {
+	t.Helper()
+	s, err := f.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.State
+}
+
+func foldRecs(recs []model.Record) *fold.Fold {
+	f := fold.New(fold.Options{})
+	f.Apply(recs...) // correlation errors are reported in the fold, as live
+	return f
+}
+
+// The law: for every k, seeking to k then playing to the end folds to what
+// playing from the start does; and the fold at k is the fold of recs[:k].
+func TestTimelineSeekLaw(t *testing.T) {
+	for name, recs := range seekFixtures(t) {
+		prefix := make([][]byte, len(recs)+1) // prefix[k]: folding recs[:k] directly
+		for k := range prefix {
+			prefix[k] = state(t, foldRecs(recs[:k]))
+		}
+		want := prefix[len(recs)]
+		for _, every := range []int{1, 3, 0} {
+			t.Run(name+"/every="+strconv.Itoa(every), func(t *testing.T) {
+				tl, err := NewTimeline(recs, fold.Options{}, every)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tl.Len() != len(recs) {
+					t.Fatalf("Len = %d, want %d", tl.Len(), len(recs))
+				}
+				for k := 0; k <= len(recs); k++ {
+					f, err := tl.At(k)
+					if err != nil {
+						t.Fatalf("At(%d): %v", k, err)
+					}
+					if got := state(t, f); !bytes.Equal(got, prefix[k]) {
+						t.Fatalf("At(%d) differs from folding the first %d records:\n got %s\nwant %s", k, k, got, prefix[k])
+					}
+					f.Apply(recs[k:]...)
+					if got := state(t, f); !bytes.Equal(got, want) {
+						t.Fatalf("At(%d) then playing to the end differs from playing from the start:\n got %s\nwant %s", k, got, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Folds from At share nothing with each other or with the timeline.
+func TestTimelineAtIndependent(t *testing.T) {
+	for name, recs := range seekFixtures(t) {
+		if len(recs) < 4 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			tl, err := NewTimeline(recs, fold.Options{}, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := len(recs) / 2
+			a, err := tl.At(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := tl.At(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := state(t, b)
+			a.Apply(recs[k:]...)
+			if got := state(t, b); !bytes.Equal(got, before) {
+				t.Fatalf("folding one At(%d) changed another", k)
+			}
+			c, err := tl.At(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := state(t, c); !bytes.Equal(got, before) {
+				t.Fatalf("folding an At(%d) changed the timeline", k)
+			}
+			for _, j := range []int{0, 1, k - 1, k, k + 1, len(recs)} {
+				f, err := tl.At(j)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := state(t, f), state(t, foldRecs(recs[:j])); !bytes.Equal(got, want) {
+					t.Fatalf("after other folds were played, At(%d) differs from folding the first %d", j, j)
+				}
+			}
+		})
+	}
+}
+
+// The timeline keeps its own slice of records.
+func TestTimelineOwnsRecords(t *testing.T) {
+	recs := seekFixtures(t)["assets/demo.jsonl"]
+	mine := slices.Clone(recs)
+	tl, err := NewTimeline(mine, fold.Options{}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range mine {
+		mine[i] = model.Record{}
+	}
+	f, err := tl.At(len(recs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := state(t, f), state(t, foldRecs(recs)); !bytes.Equal(got, want) {
+		t.Fatal("clearing the caller's slice changed the timeline")
+	}
+}
+
+func TestTimelineBadPosition(t *testing.T) {
+	recs := seekFixtures(t)["assets/demo.jsonl"]
+	tl, err := NewTimeline(recs, fold.Options{}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{-1, len(recs) + 1, 1 << 40} {
+		if f, err := tl.At(k); err == nil || f != nil {
+			t.Errorf("At(%d) = %v, %v; want nil and an error", k, f, err)
+		}
+	}
+	if _, err := NewTimeline(recs, fold.Options{}, -1); err == nil {
+		t.Error("NewTimeline with every = -1: want an error")
+	}
+	empty, err := NewTimeline(nil, fold.Options{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty.Len() != 0 || empty.Every() != DefaultCheckpointEvery {
+		t.Fatalf("empty timeline: Len %d, Every %d", empty.Len(), empty.Every())
+	}
+	if f, err := empty.At(0); err != nil || !f.Fresh() {
+		t.Fatalf("empty At(0) = %v, %v; want a fresh fold", f, err)
+	}
+	if _, err := empty.At(1); err == nil {
+		t.Fatal("empty At(1): want an error")
+	}
+}
+
+var (
+	benchOnce sync.Once
+	benchRecs []model.Record
+)
+
+// benchLog is a 200,000-event generated log.
+func benchLog(b *testing.B) []model.Record {
+	b.Helper()
+	benchOnce.Do(func() {
+		recs, err := sources.ReadAll(bytes.NewReader(loggen.Generate(200000, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchRecs = recs
+	})
+	if len(benchRecs) == 0 {
+		b.Fatal("no benchmark log")
+	}
+	return benchRecs
+}
+
+// BenchmarkTimelineBuild measures NewTimeline on the 200,000-event log and
+// the memory its checkpoints keep.
+func BenchmarkTimelineBuild(b *testing.B) {
+	recs := benchLog(b)
+	for _, every := range []int{1000} {
+		b.Run("every="+strconv.Itoa(every), func(b *testing.B) {
+			var tl *Timeline
+			for b.Loop() {
+				var err error
+				if tl, err = NewTimeline(recs, fold.Options{}, every); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n, bytes := tl.Checkpoints()
+			b.ReportMetric(float64(n), "checkpoints")
+			b.ReportMetric(float64(bytes)/(1<<20), "checkpoint-MiB")
+			b.ReportMetric(float64(len(recs)), "events")
+		})
+	}
+}
+
+// BenchmarkTimelineSeek measures At(k) at random k on the 200,000-event log,
+// reporting the median and worst single seek besides the mean ns/op.
+func BenchmarkTimelineSeek(b *testing.B) {
+	recs := benchLog(b)
+	for _, every := range []int{1000} {
+		b.Run("every="+strconv.Itoa(every), func(b *testing.B) {
+			start := time.Now()
+			tl, err := NewTimeline(recs, fold.Options{}, every)
+			if err != nil {
+				b.Fatal(err)
+			}
+			build := time.Since(start)
+			rng := rand.New(rand.NewSource(1))
+			var times []time.Duration
+			for b.Loop() {
+				k := rng.Intn(tl.Len() + 1)
+				t0 := time.Now()
+				if _, err := tl.At(k); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(t0))
+			}
+			slices.Sort(times)
+			_, bytes := tl.Checkpoints()
+			b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns")
+			b.ReportMetric(float64(times[len(times)-1].Nanoseconds()), "worst-ns")
+			b.ReportMetric(build.Seconds()*1000, "build-ms")
+			b.ReportMetric(float64(bytes)/(1<<20), "checkpoint-MiB")
+		})
+	}
+}
