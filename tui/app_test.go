@@ -163,23 +163,7 @@ func TestAppGolden(t *testing.T) {
 			d.press(c.keys...)
 			got := d.View().Content
 			checkScreen(t, strings.Split(got, "\n"), c.w, c.h)
-			path := filepath.Join("testdata", "app", c.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tui/ -run AppGolden -update)", err)
-			}
-			if !bytes.Equal(want, []byte(got)) {
-				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run AppGolden -update and look at it", path)
-			}
+			checkGolden(t, "app", c.name+".golden", got, "AppGolden")
 		})
 	}
 }

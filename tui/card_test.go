@@ -6,8 +6,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -411,23 +409,7 @@ func TestComputerCardGolden(t *testing.T) {
 			lines := ComputerCard(tc.c, tc.width)
 			checkCardLines(t, lines, tc.width)
 			got := strings.Join(lines, "\n") + "\n"
-			path := filepath.Join("testdata", "card", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tui/ -run ComputerCardGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run ComputerCardGolden -update and look at it\ngot:\n%s", path, got)
-			}
+			checkGolden(t, "card", tc.name+".golden", got, "ComputerCardGolden")
 		})
 	}
 }

@@ -378,23 +378,7 @@ func demoDiffs(t testing.TB) []string {
 func diffGolden(t *testing.T, name string, lines []string) {
 	t.Helper()
 	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "diff", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui/ -run DiffLinesGolden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run DiffLinesGolden -update and look at it", path)
-	}
+	checkGolden(t, "diff", name, got, "DiffLinesGolden")
 }
 
 func TestDiffLinesGolden(t *testing.T) {

@@ -507,23 +507,7 @@ func TestHalfBlockGolden(t *testing.T) {
 				lines := HalfBlock(img, size[0], size[1])
 				checkLines(t, lines, size[0], size[1])
 				got := strings.Join(lines, "\n") + "\n"
-				path := filepath.Join("testdata", "halfblock", name)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./tui/ -run HalfBlock -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run HalfBlock -update and look at it", path)
-				}
+				checkGolden(t, "halfblock", name, got, "HalfBlock")
 			})
 		}
 	}

@@ -109,23 +109,7 @@ func TestPanelGolden(t *testing.T) {
 					t.Errorf("view lacks %q:\n%s", w, got)
 				}
 			}
-			path := filepath.Join("testdata", "panel", string(c)+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tui/ -run PanelGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run PanelGolden -update and look at it\ngot:\n%s", path, got)
-			}
+			checkGolden(t, "panel", string(c)+".golden", got, "PanelGolden")
 		})
 	}
 }

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -84,23 +82,7 @@ func visibleText(lines []string) []string {
 func sourceGolden(t *testing.T, name string, lines []string) {
 	t.Helper()
 	got := strings.Join(lines, "\n") + "\n--- visible ---\n" + strings.Join(visibleText(lines), "\n") + "\n"
-	path := filepath.Join("testdata", "source", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./tui/ -run SourceLinesGolden -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run SourceLinesGolden -update and look at it", path)
-	}
+	checkGolden(t, "source", name, got, "SourceLinesGolden")
 }
 
 func TestSourceLinesGolden(t *testing.T) {

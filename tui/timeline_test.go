@@ -2,8 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -518,23 +516,7 @@ func TestTimelineGolden(t *testing.T) {
 			v := Timeline(tc.s, tc.width)
 			checkTimeline(t, v, tc.width)
 			got := strings.Join(v.Lines, "\n") + "\n"
-			path := filepath.Join("testdata", "timeline", tc.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tui/ -run TimelineGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run TimelineGolden -update and look at it\ngot:\n%s", path, got)
-			}
+			checkGolden(t, "timeline", tc.name+".golden", got, "TimelineGolden")
 		})
 	}
 }

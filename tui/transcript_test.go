@@ -101,23 +101,7 @@ func TestTranscriptGolden(t *testing.T) {
 			rows := allRows(tr, width)
 			checkView(t, rows, width, len(rows))
 			got := strings.Join(rows, "\n") + "\n"
-			path := filepath.Join("testdata", "transcript", name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./tui/ -run TranscriptGolden -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs; if the change is intended, run go test ./tui/ -run TranscriptGolden -update and look at it", path)
-			}
+			checkGolden(t, "transcript", name, got, "TranscriptGolden")
 		})
 	}
 }
