@@ -24,10 +24,6 @@ import (
 type Transcript struct {
 	items []*model.Item
 	steps []*model.Step
-	// stepIDs finds a step by tool call id, for items without a step index;
-	// built when first needed and again when the steps grow.
-	stepIDs    map[string]int
-	stepIDsLen int
 
 	width, height int
 

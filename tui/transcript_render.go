@@ -40,10 +40,6 @@ type renderedItem struct {
 }
 
 // stepOf returns the step a tool-call item shows, or nil.
-//
-// An item whose Step index is missing is matched by its tool call id: the
-// fold gives the first step's item Step -1 (model.Item's "none"), as its
-// add takes a zero Step for unset.
 func (t *Transcript) stepOf(it *model.Item) *model.Step {
 	if i := t.stepIndex(it); i >= 0 {
 		return t.steps[i]
@@ -59,19 +55,6 @@ func (t *Transcript) stepIndex(it *model.Item) int {
 	}
 	if it.Step >= 0 && it.Step < len(t.steps) {
 		return it.Step
-	}
-	if it.ID == "" {
-		return -1
-	}
-	if t.stepIDs == nil || t.stepIDsLen != len(t.steps) {
-		t.stepIDs = make(map[string]int, len(t.steps))
-		for i, s := range t.steps {
-			t.stepIDs[s.ToolCallID] = i
-		}
-		t.stepIDsLen = len(t.steps)
-	}
-	if i, ok := t.stepIDs[it.ID]; ok {
-		return i
 	}
 	return -1
 }
