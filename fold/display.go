@@ -403,6 +403,13 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 	case agui.RoleTool:
 		if s := d.step(m.ToolCallID); s != nil && !s.HasResult {
 			d.setResult(c, s, m.Content, m.Metadata)
+			if m.Error != "" { // AG-UI's own mark of a tool that failed
+				s.Status = model.StatusFailed
+				if s.Result == "" {
+					s.Result = m.Error
+				}
+				d.settleStepItem(c, s)
+			}
 		}
 		return
 	}
