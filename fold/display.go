@@ -26,14 +26,17 @@ type displayState struct {
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
 
-	stepAt map[string]*model.Step
+	stepAt layered[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from
 	// the items: the newest item with a key wins).
-	keys map[itemKey]*model.Item
+	keys layered[itemKey, *model.Item]
 	// streaming holds the text of items being streamed (see reduceState.flush).
 	streaming  map[*model.Item]*textBuf
 	lastStream *model.Item
 	lastBuf    *textBuf
+	// cow, when set, says which items, steps and runs may be changed in
+	// place (checkpoint.go).
+	cow *cow
 }
 
 func (d *displayState) flush() {
@@ -85,15 +88,15 @@ func keyOf(it *model.Item) itemKey {
 }
 
 func (d *displayState) reindex() {
-	d.keys = make(map[itemKey]*model.Item, len(d.Items))
+	d.keys.fresh(len(d.Items))
 	for _, it := range d.Items {
 		if k := keyOf(it); k.ns != 0 {
-			d.keys[k] = it
+			d.keys.set(k, it)
 		}
 	}
-	d.stepAt = make(map[string]*model.Step, len(d.Steps))
+	d.stepAt.fresh(len(d.Steps))
 	for _, s := range d.Steps {
-		d.stepAt[s.ToolCallID] = s
+		d.stepAt.set(s.ToolCallID, s)
 	}
 }
 
@@ -106,15 +109,15 @@ type ctx struct {
 }
 
 func (d *displayState) item(key itemKey) *model.Item {
-	if d.keys == nil {
+	if !d.keys.ready() {
 		d.reindex()
 	}
-	return d.keys[key]
+	return d.ownItem(d.keys.get(key))
 }
 
 // add appends a new item; it must have the key keyOf gives it (or none).
 func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
-	if d.keys == nil {
+	if !d.keys.ready() {
 		d.reindex()
 	}
 	f.NextItem++
@@ -128,9 +131,10 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 	if it.Kind != model.ItemToolCall {
 		it.Step = -1 // only tool-call items show a step
 	}
+	d.created(it)
 	d.Items = append(d.Items, it)
 	if k := keyOf(it); k.ns != 0 {
-		d.keys[k] = it
+		d.keys.set(k, it)
 	}
 	c.changed = append(c.changed, it.Seq)
 	return it
@@ -185,6 +189,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
 		if e.ParentRunID == "" && e.Input != nil {
 			run.ParentRunID = e.Input.ParentRunID
+		}
+		if d.cow != nil {
+			d.cow.runs[run] = struct{}{}
 		}
 		d.Runs = append(d.Runs, run)
 		d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
@@ -336,7 +343,7 @@ func contains(s []string, v string) bool {
 func (d *displayState) run(id string) *model.Run {
 	for i := len(d.Runs) - 1; i >= 0; i-- {
 		if d.Runs[i].RunID == id {
-			return d.Runs[i]
+			return d.ownRun(d.Runs[i])
 		}
 	}
 	return nil
@@ -349,6 +356,7 @@ func (d *displayState) closeOpen(c *ctx, runID string, status model.Status) {
 		if it.RunID != runID || it.Status != model.StatusOpen || it.Kind == model.ItemRun || it.Kind == model.ItemToolCall {
 			continue
 		}
+		it = d.ownItem(it)
 		if status == model.StatusCompleted || it.Kind == model.ItemMessage || it.Kind == model.ItemReasoning {
 			it.Status = model.StatusCompleted
 		} else {

@@ -20,8 +20,8 @@ type reduceState struct {
 	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
 
 	// Derived indexes, rebuilt after a restore and after any reordering.
-	byID      map[string]*agui.Message
-	toolOwner map[string]*agui.Message
+	byID      layered[string, *agui.Message]
+	toolOwner layered[string, *agui.Message]
 	// streaming holds the text of messages being streamed; see appendContent.
 	streaming map[*agui.Message]*textBuf
 	// last caches the latest lookups: deltas come in runs for one message.
@@ -31,6 +31,8 @@ type reduceState struct {
 	lastBuf    *textBuf
 	// patches are STATE_DELTAs not yet applied; see flushPatches.
 	patches []pendingPatch
+	// cow, when set, says which messages may be changed in place (checkpoint.go).
+	cow *cow
 }
 
 // flush writes streamed text back into its messages. Text grows in a byte
@@ -56,33 +58,26 @@ func newReduceState() reduceState {
 // Array.find on every event.
 func (r *reduceState) reindex() {
 	r.lastID, r.lastMsg = "", nil
-	r.byID = make(map[string]*agui.Message, len(r.Messages))
-	r.toolOwner = map[string]*agui.Message{}
+	r.byID.fresh(len(r.Messages))
+	r.toolOwner.fresh(len(r.Messages) / 2)
 	for _, m := range r.Messages {
-		if _, ok := r.byID[m.ID]; !ok {
-			r.byID[m.ID] = m
-		}
+		r.byID.setNew(m.ID, m)
 		for _, tc := range m.ToolCalls {
-			if _, ok := r.toolOwner[tc.ID]; !ok {
-				r.toolOwner[tc.ID] = m
-			}
+			r.toolOwner.setNew(tc.ID, m)
 		}
 	}
 }
 
 func (r *reduceState) push(m *agui.Message) {
+	r.createdMessage(m)
 	r.Messages = append(r.Messages, m)
-	if r.byID == nil {
+	if !r.byID.ready() {
 		r.reindex()
 		return
 	}
-	if _, ok := r.byID[m.ID]; !ok {
-		r.byID[m.ID] = m
-	}
+	r.byID.setNew(m.ID, m)
 	for _, tc := range m.ToolCalls {
-		if _, ok := r.toolOwner[tc.ID]; !ok {
-			r.toolOwner[tc.ID] = m
-		}
+		r.toolOwner.setNew(tc.ID, m)
 	}
 }
 
@@ -90,10 +85,10 @@ func (r *reduceState) find(id string) *agui.Message {
 	if r.lastMsg != nil && id == r.lastID {
 		return r.lastMsg
 	}
-	if r.byID == nil {
+	if !r.byID.ready() {
 		r.reindex()
 	}
-	m := r.byID[id]
+	m := r.ownMessage(r.byID.get(id))
 	if m != nil {
 		r.lastID, r.lastMsg = id, m
 	}
@@ -101,10 +96,10 @@ func (r *reduceState) find(id string) *agui.Message {
 }
 
 func (r *reduceState) findToolCall(id string) (*agui.Message, *agui.ToolCall) {
-	if r.byID == nil {
+	if !r.byID.ready() {
 		r.reindex()
 	}
-	m := r.toolOwner[id]
+	m := r.ownMessage(r.toolOwner.get(id))
 	if m == nil {
 		return nil, nil
 	}
@@ -216,6 +211,7 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 					continue
 				}
 				if i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID }); i >= 0 {
+					m = r.ownMessage(m)
 					m.ToolCalls[i].EncryptedValue = e.EncryptedValue
 					break
 				}
@@ -343,9 +339,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	tc := agui.ToolCall{ID: e.ToolCallID, Type: "function", Function: agui.FunctionCall{Name: e.ToolCallName}}
 	mergeInto(&tc.Metadata, &e.Base)
 	target.ToolCalls = append(target.ToolCalls, tc)
-	if _, ok := r.toolOwner[tc.ID]; !ok {
-		r.toolOwner[tc.ID] = target
-	}
+	r.toolOwner.setNew(tc.ID, target)
 }
 
 func (r *reduceState) toolResult(e *agui.ToolCallResult) {
@@ -378,11 +372,12 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	for at < len(r.Messages) && r.Messages[at].Role == agui.RoleTool {
 		at++
 	}
+	r.createdMessage(m)
 	r.Messages = slices.Insert(r.Messages, at, m)
-	if x, dup := r.byID[m.ID]; dup && x != m {
+	if x := r.byID.get(m.ID); x != nil && x != m {
 		r.reindex() // the first message with this id may now be the new one
 	} else {
-		r.byID[m.ID] = m
+		r.byID.set(m.ID, m)
 	}
 }
 

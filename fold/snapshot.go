@@ -18,6 +18,7 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	hasActivity, hasReasoning := false, false
 	for i := range e.Messages {
 		m := cloneMessage(&e.Messages[i])
+		r.createdMessage(m)
 		incoming[i] = m
 		byID[m.ID] = m
 		hasActivity = hasActivity || m.Role == agui.RoleActivity
@@ -120,6 +121,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 			r.lastStream, r.lastBuf = nil, nil
 		}
 		i := r.index(existing)
+		r.createdMessage(fresh)
 		r.Messages[i] = fresh
 		r.reindex()
 		target = fresh

@@ -12,10 +12,10 @@ import (
 
 // step finds the step of a tool call.
 func (d *displayState) step(toolCallID string) *model.Step {
-	if d.stepAt == nil {
+	if !d.stepAt.ready() {
 		d.reindex()
 	}
-	return d.stepAt[toolCallID]
+	return d.ownStep(d.stepAt.get(toolCallID))
 }
 
 // endRunSteps settles the steps of a run that ended while they were unfinished.
@@ -26,6 +26,7 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 			continue
 		}
 		if st := to(s); st != s.Status {
+			s = d.ownStep(s)
 			s.Status = st
 			if st.Done() && !c.at.IsZero() {
 				s.Ended = c.at
@@ -62,11 +63,14 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 	if loc, ok := e.Metadata.String("location"); ok {
 		s.Location = loc
 	}
+	if d.cow != nil {
+		d.cow.steps[s] = struct{}{}
+	}
 	d.Steps = append(d.Steps, s)
-	if d.stepAt == nil {
+	if !d.stepAt.ready() {
 		d.reindex()
 	}
-	d.stepAt[s.ToolCallID] = s
+	d.stepAt.set(s.ToolCallID, s)
 	c.steps = append(c.steps, s.Index)
 	d.add(c, f, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
 	return s

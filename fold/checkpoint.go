@@ -1,0 +1,274 @@
+package fold
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"sync"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// Checkpoint is a fold's state kept in memory so that a player can seek:
+// FromCheckpoint gives a fold that continues exactly as the original did
+// from that point. Unlike Export it shares the fold's messages, items, steps
+// and runs instead of copying them, so taking and restoring one costs a copy
+// of pointer lists, not of everything the fold holds.
+//
+// Sharing is safe because a fold never changes in place an object it shares
+// with a checkpoint: from the moment it takes or restores one, it copies an
+// object before its first change (see cow) and keeps the copy.
+type Checkpoint struct {
+	st state
+
+	// idx holds the indexes of st, built by the first FromCheckpoint and
+	// shared read-only by every fold restored after it.
+	mu  sync.Mutex
+	idx *indexes
+}
+
+// indexes are a state's derived lookups (see reindex).
+type indexes struct {
+	keys      map[itemKey]*model.Item
+	stepAt    map[string]*model.Step
+	byID      map[string]*agui.Message
+	toolOwner map[string]*agui.Message
+}
+
+// ForgetIndexes drops the lookups cached by FromCheckpoint, to bound the
+// memory a player keeps for checkpoints it is not using; the next restore
+// builds them again.
+func (c *Checkpoint) ForgetIndexes() {
+	c.mu.Lock()
+	c.idx = nil
+	c.mu.Unlock()
+}
+
+// Applied is how many records the checkpointed fold had applied.
+func (c *Checkpoint) Applied() uint64 { return c.st.Applied }
+
+// cow records which messages, items, steps and runs a fold may change in
+// place: those it created or copied since its last checkpoint or restore.
+// Every other object may be shared with a checkpoint and is copied (and the
+// copy put in its place) before a change. A fold that never took or
+// restored a checkpoint has no cow and copies nothing.
+type cow struct {
+	msgs  map[*agui.Message]struct{}
+	items map[*model.Item]struct{}
+	steps map[*model.Step]struct{}
+	runs  map[*model.Run]struct{}
+}
+
+func newCow() *cow {
+	return &cow{
+		msgs:  map[*agui.Message]struct{}{},
+		items: map[*model.Item]struct{}{},
+		steps: map[*model.Step]struct{}{},
+		runs:  map[*model.Run]struct{}{},
+	}
+}
+
+// Checkpoint returns the fold's state for seeking back to it later. From
+// here on the fold copies what it changes, so the checkpoint stays as it is.
+func (f *Fold) Checkpoint() *Checkpoint {
+	f.flush()
+	cp := &Checkpoint{st: f.st.independent()}
+	f.share()
+	return cp
+}
+
+// FromCheckpoint returns a fold in the checkpoint's state, with opts (which
+// should be those of the fold that took it). It can be called any number of
+// times on the same checkpoint; the folds it returns are independent.
+func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
+	f := &Fold{opts: opts, st: cp.st.independent(), restored: true}
+	r, d := &f.st.Reduce, &f.st.Display
+	cp.mu.Lock()
+	if cp.idx == nil {
+		r.reindex()
+		d.reindex()
+		cp.idx = &indexes{keys: d.keys.top, stepAt: d.stepAt.top, byID: r.byID.top, toolOwner: r.toolOwner.top}
+	}
+	idx := cp.idx
+	cp.mu.Unlock()
+	// The indexes point at the checkpoint's objects, which are the
+	// restored fold's until it copies them (and notes the copy on top).
+	d.keys = layered[itemKey, *model.Item]{top: map[itemKey]*model.Item{}, base: idx.keys}
+	d.stepAt = layered[string, *model.Step]{top: map[string]*model.Step{}, base: idx.stepAt}
+	r.byID = layered[string, *agui.Message]{top: map[string]*agui.Message{}, base: idx.byID}
+	r.toolOwner = layered[string, *agui.Message]{top: map[string]*agui.Message{}, base: idx.toolOwner}
+	f.share()
+	return f
+}
+
+// share starts copy-on-write: every object the fold holds now may be shared.
+func (f *Fold) share() {
+	c := newCow()
+	f.st.Reduce.cow, f.st.Display.cow = c, c
+	// Caches may point at objects that are now shared.
+	f.st.Reduce.lastID, f.st.Reduce.lastMsg = "", nil
+	f.st.Reduce.lastStream, f.st.Reduce.lastBuf = nil, nil
+	f.st.Display.lastStream, f.st.Display.lastBuf = nil, nil
+}
+
+// independent returns a copy of a flushed state that shares with st only
+// objects the fold never changes in place without copying them first (see
+// cow): the lists of messages, items, steps and runs are new, the small
+// per-run parts are deep copies, and the derived indexes are left out.
+func (st *state) independent() state {
+	n := *st
+	n.Legacy = st.Legacy
+	n.Chunks = chunkState{Lanes: slices.Clone(st.Chunks.Lanes)}
+	n.Verify = st.Verify.clone()
+	n.Reduce = reduceState{
+		Messages:          slices.Clone(st.Reduce.Messages),
+		State:             st.Reduce.State, // replaced, never changed in place
+		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
+		Answered:          maps.Clone(st.Reduce.Answered),
+		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
+	}
+	n.Display = displayState{
+		Items: slices.Clone(st.Display.Items),
+		Steps: slices.Clone(st.Display.Steps),
+		Runs:  slices.Clone(st.Display.Runs),
+		RunID: st.Display.RunID,
+	}
+	n.Diagnostics = slices.Clip(st.Diagnostics)
+	n.Warnings = slices.Clone(st.Warnings) // sorted in place by flushPatches
+	return n
+}
+
+func (v *verifyState) clone() verifyState {
+	n := *v
+	n.Messages = slices.Clone(v.Messages)
+	n.Tools = slices.Clone(v.Tools)
+	n.Spans = slices.Clone(v.Spans)
+	n.Reasoning = slices.Clone(v.Reasoning)
+	n.MessageOwners = maps.Clone(v.MessageOwners)
+	n.ToolOwners = maps.Clone(v.ToolOwners)
+	n.ActivityOwners = maps.Clone(v.ActivityOwners)
+	n.ReasoningOwners = maps.Clone(v.ReasoningOwners)
+	n.Steps = slices.Clone(v.Steps)
+	for i := range n.Steps {
+		n.Steps[i].Names = slices.Clone(n.Steps[i].Names)
+	}
+	n.Subagents = slices.Clone(v.Subagents)
+	n.Closed = maps.Clone(v.Closed)
+	return n
+}
+
+// ownItem returns an item the fold may change: it itself, or a copy that
+// takes its place when it may be shared with a checkpoint.
+func (d *displayState) ownItem(it *model.Item) *model.Item {
+	if d.cow == nil || it == nil {
+		return it
+	}
+	if _, ok := d.cow.items[it]; ok {
+		return it
+	}
+	c := new(*it)
+	// Items are in Seq order (add numbers them as it appends).
+	if i, ok := slices.BinarySearchFunc(d.Items, it.Seq, func(x *model.Item, seq uint64) int {
+		return cmp.Compare(x.Seq, seq)
+	}); ok && d.Items[i] == it {
+		d.Items[i] = c
+	}
+	if k := keyOf(it); k.ns != 0 && d.keys.get(k) == it {
+		d.keys.set(k, c)
+	}
+	d.cow.items[c] = struct{}{}
+	return c
+}
+
+// ownStep is ownItem for steps.
+func (d *displayState) ownStep(s *model.Step) *model.Step {
+	if d.cow == nil || s == nil {
+		return s
+	}
+	if _, ok := d.cow.steps[s]; ok {
+		return s
+	}
+	c := new(*s)
+	if s.Index >= 0 && s.Index < len(d.Steps) && d.Steps[s.Index] == s {
+		d.Steps[s.Index] = c
+	}
+	if d.stepAt.get(s.ToolCallID) == s {
+		d.stepAt.set(s.ToolCallID, c)
+	}
+	d.cow.steps[c] = struct{}{}
+	return c
+}
+
+// ownRun is ownItem for runs.
+func (d *displayState) ownRun(r *model.Run) *model.Run {
+	if d.cow == nil || r == nil {
+		return r
+	}
+	if _, ok := d.cow.runs[r]; ok {
+		return r
+	}
+	c := new(*r)
+	if i := slices.Index(d.Runs, r); i >= 0 {
+		d.Runs[i] = c
+	}
+	d.cow.runs[c] = struct{}{}
+	return c
+}
+
+// created marks an object the fold made as its own.
+func (d *displayState) created(it *model.Item) {
+	if d.cow != nil {
+		d.cow.items[it] = struct{}{}
+	}
+}
+
+// ownMessage is ownItem for messages. A message's metadata and tool calls
+// change in place, so the copy gets its own.
+func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
+	if r.cow == nil || m == nil {
+		return m
+	}
+	if _, ok := r.cow.msgs[m]; ok {
+		return m
+	}
+	c := copyMessage(m)
+	// Messages changed after a checkpoint are nearly always recent ones.
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i] == m {
+			r.Messages[i] = c
+			break
+		}
+	}
+	if r.byID.get(m.ID) == m {
+		r.byID.set(m.ID, c)
+	}
+	for _, tc := range m.ToolCalls {
+		if r.toolOwner.get(tc.ID) == m {
+			r.toolOwner.set(tc.ID, c)
+		}
+	}
+	if r.lastMsg == m {
+		r.lastMsg = c
+	}
+	r.cow.msgs[c] = struct{}{}
+	return c
+}
+
+// createdMessage marks a message the fold made as its own.
+func (r *reduceState) createdMessage(m *agui.Message) {
+	if r.cow != nil {
+		r.cow.msgs[m] = struct{}{}
+	}
+}
+
+// copyMessage copies a message with everything the fold changes in place.
+func copyMessage(m *agui.Message) *agui.Message {
+	c := *m
+	c.ToolCalls = slices.Clone(m.ToolCalls)
+	for i := range c.ToolCalls {
+		c.ToolCalls[i].Metadata = maps.Clone(c.ToolCalls[i].Metadata)
+	}
+	c.Metadata = maps.Clone(m.Metadata)
+	return &c
+}
