@@ -1,71 +1,135 @@
 package replay
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
 
 // DefaultCheckpointEvery is the checkpoint spacing NewTimeline uses when
-// asked for 0. Measured with BenchmarkTimelineSeek on a 200,000-event
-// loggen log (every=1000): median seek 53 ms, worst 311 ms, build 12.9 s,
-// checkpoints 3.1 GiB. The seek is dominated by decoding the restored
-// state, which grows with the log, not by the < 1000 records folded
-// forward; checkpoint memory is one whole exported state per spacing, so
-// a smaller spacing (a run including 250 was killed, most likely out of
-// memory: ~12 GiB by extrapolation) is ruled out and 1000 is the
-// smallest that fits. Full-state checkpoints do not scale: see the report.
-const DefaultCheckpointEvery = 1000
+// asked for 0. Chosen with BenchmarkTimelineSeek and BenchmarkTimelineBuild
+// on a 1,000,000-event loggen log: a seek restores a checkpoint (a copy of
+// pointer lists, see fold.Checkpoint) and folds fewer than this many records
+// forward, so the spacing bounds the fold-forward part of a seek (about 1 µs
+// a record with decoding) while the checkpoints' memory grows as the
+// spacing shrinks (see the closing figures in the benchmark's comment).
+const DefaultCheckpointEvery = 4096
 
-// Timeline holds a recorded log's records and fold checkpoints, so any position can be
-// reached by restoring the nearest checkpoint at or before it and folding fewer than
-// Every records forward. It is correct (the seek law holds for every position) but
-// not yet fast enough for big logs: each checkpoint is a whole exported state, so
-// restore cost and memory grow with the log (see DefaultCheckpointEvery). Issue 5's
-// budget (< 50 ms anywhere in 1,000,000 events) needs checkpoints that share
-// structure or hold only what changed.
+// maxCachedIndexes bounds how many checkpoints keep the lookups their first
+// restore built (a few MB each on big logs).
+const maxCachedIndexes = 16
+
+// Timeline holds a recorded log's fold checkpoints, so any position can be
+// reached by restoring the nearest checkpoint at or before it and folding
+// fewer than Every records forward: seeking backwards costs what seeking
+// forwards does, and neither grows with the log. It also knows where each
+// step and run begins. It is built by Extend as the log's records become
+// known, and is safe for concurrent use (one goroutine extending, others
+// seeking).
 type Timeline struct {
-	recs  []model.Record
+	src   Source
 	opts  fold.Options
 	every int
-	// cps[i] is the fold's export after the first i*every records; cps[0]
-	// is the empty fold.
-	cps []model.Snapshot
+
+	mu sync.Mutex
+	// cps[i] is the fold's checkpoint after the first i*every records;
+	// cps[0] is the empty fold.
+	cps []*fold.Checkpoint
+	// stepAt[i] is how many records were applied when step i appeared;
+	// runAt likewise for runs.
+	stepAt, runAt []int
+	built         int
+	cached        []int // checkpoints with cached lookups, oldest first
+
+	build *fold.Fold // owned by Extend
 }
 
-// NewTimeline folds recs once from the start, exporting a checkpoint every
-// `every` records (every ≥ 1; 0 means DefaultCheckpointEvery). The records
-// are kept (the slice is copied, not the records' contents); records of
-// another thread are skipped and reported by the fold as always.
-func NewTimeline(recs []model.Record, opts fold.Options, every int) (*Timeline, error) {
+// NewTimeline returns a timeline over src with a checkpoint every `every`
+// records (every ≥ 1; 0 means DefaultCheckpointEvery). Nothing is folded
+// until Extend.
+func NewTimeline(src Source, opts fold.Options, every int) (*Timeline, error) {
 	if every < 0 {
 		return nil, fmt.Errorf("timeline: checkpoint spacing %d, want ≥ 1 (or 0 for the default)", every)
 	}
 	if every == 0 {
 		every = DefaultCheckpointEvery
 	}
-	t := &Timeline{recs: slices.Clone(recs), opts: opts, every: every}
-	t.cps = make([]model.Snapshot, 0, len(recs)/every+1)
-	f := fold.New(opts)
-	for i := 0; ; i += every {
-		if i > 0 {
-			if err := apply(f, t.recs[i-every:i]); err != nil {
-				return nil, err
-			}
-		}
-		snap, err := f.Export()
+	t := &Timeline{src: src, opts: opts, every: every, build: fold.New(opts)}
+	t.cps = []*fold.Checkpoint{t.build.Checkpoint()}
+	return t, nil
+}
+
+// BuildTimeline is NewTimeline followed by Extend over every record of src.
+func BuildTimeline(src Source, opts fold.Options, every int) (*Timeline, error) {
+	t, err := NewTimeline(src, opts, every)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		n, err := t.Extend(1 << 16)
 		if err != nil {
-			return nil, fmt.Errorf("timeline: checkpoint at %d: %w", i, err)
+			return nil, err
 		}
-		t.cps = append(t.cps, snap)
-		if i+every > len(t.recs) {
-			break
+		if n == 0 {
+			return t, nil
 		}
 	}
-	return t, nil
+}
+
+// Extend folds up to max more of the records src knows, taking checkpoints
+// and noting where steps and runs begin; it returns how many it folded.
+// Only one goroutine may call it.
+func (t *Timeline) Extend(max int) (int, error) {
+	t.mu.Lock()
+	from := t.built
+	t.mu.Unlock()
+	to := min(t.src.Len(), from+max)
+	done := 0
+	for i := from; i < to; {
+		j := min(to, (i/t.every+1)*t.every)
+		recs, err := t.src.Records(i, j)
+		if err != nil {
+			return done, fmt.Errorf("timeline: records %d–%d: %w", i, j, err)
+		}
+		ns, nr := len(t.build.Steps()), len(t.build.Runs())
+		if err := apply(t.build, recs); err != nil {
+			return done, err
+		}
+		steps := starts(recs, i, t.build.Steps()[ns:], func(s *model.Step) uint64 { return s.FirstSeq })
+		runs := starts(recs, i, t.build.Runs()[nr:], func(r *model.Run) uint64 { return r.FirstSeq })
+		var cp *fold.Checkpoint
+		if j%t.every == 0 {
+			cp = t.build.Checkpoint()
+		}
+		t.mu.Lock()
+		t.stepAt = append(t.stepAt, steps...)
+		t.runAt = append(t.runAt, runs...)
+		if cp != nil {
+			t.cps = append(t.cps, cp)
+		}
+		t.built = j
+		t.mu.Unlock()
+		done += j - i
+		i = j
+	}
+	return done, nil
+}
+
+// starts returns the position after the record each new thing began at:
+// the record whose Seq is its first (recs begin at position at).
+func starts[T any](recs []model.Record, at int, added []T, first func(T) uint64) []int {
+	out := make([]int, 0, len(added))
+	for _, x := range added {
+		seq := first(x)
+		k, _ := slices.BinarySearchFunc(recs, seq, func(r model.Record, s uint64) int { return cmp.Compare(r.Seq, s) })
+		out = append(out, at+min(k, len(recs)-1)+1)
+	}
+	return out
 }
 
 // apply folds recs into f; records of another thread are not an error here
@@ -95,41 +159,79 @@ func onlyCorrelation(err error) bool {
 	return errors.Is(err, fold.ErrCorrelation)
 }
 
-// Len is the number of records in the timeline.
-func (t *Timeline) Len() int { return len(t.recs) }
+// Len is the number of records folded into the timeline so far.
+func (t *Timeline) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.built
+}
 
 // Every is the checkpoint spacing in records.
 func (t *Timeline) Every() int { return t.every }
 
-// Checkpoints returns how many checkpoints the timeline holds and the bytes
-// of state they keep.
-func (t *Timeline) Checkpoints() (n int, bytes int64) {
-	for _, c := range t.cps {
-		bytes += int64(len(c.State))
-	}
-	return len(t.cps), bytes
+// Checkpoints returns how many checkpoints the timeline holds.
+func (t *Timeline) Checkpoints() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.cps)
 }
 
-// Records returns the timeline's records; the slice must not be modified.
-func (t *Timeline) Records() []model.Record { return t.recs }
+// StepStarts returns, for each step found so far, how many records were
+// applied when it appeared: seeking there shows the step.
+func (t *Timeline) StepStarts() []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clip(t.stepAt)
+}
 
-// At returns a fresh fold holding exactly the first k records (0 ≤ k ≤ len), independent of the Timeline.
+// RunStarts is StepStarts for runs.
+func (t *Timeline) RunStarts() []int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clip(t.runAt)
+}
+
+// At returns a fresh fold holding exactly the first k records (0 ≤ k ≤
+// Len), independent of the timeline and of other folds it returned.
 func (t *Timeline) At(k int) (*fold.Fold, error) {
-	if k < 0 || k > len(t.recs) {
-		return nil, fmt.Errorf("timeline: position %d out of range [0, %d]", k, len(t.recs))
+	t.mu.Lock()
+	if k < 0 || k > t.built {
+		n := t.built
+		t.mu.Unlock()
+		return nil, fmt.Errorf("timeline: position %d out of range [0, %d]", k, n)
 	}
-	c := k / t.every
-	if c >= len(t.cps) { // cannot happen: a checkpoint exists for every multiple of every ≤ len
-		c = len(t.cps) - 1
-	}
+	c := min(k/t.every, len(t.cps)-1)
+	cp := t.cps[c]
+	t.noteCached(c)
+	t.mu.Unlock()
 	f := fold.New(t.opts)
 	if c > 0 { // before the first spacing, a new fold is the checkpoint (and stays Fresh)
-		if err := f.Restore(t.cps[c]); err != nil {
-			return nil, fmt.Errorf("timeline: restore checkpoint %d: %w", c, err)
+		f = fold.FromCheckpoint(cp, t.opts)
+	}
+	if k > c*t.every {
+		recs, err := t.src.Records(c*t.every, k)
+		if err != nil {
+			return nil, fmt.Errorf("timeline: records %d–%d: %w", c*t.every, k, err)
+		}
+		if err := apply(f, recs); err != nil {
+			return nil, err
 		}
 	}
-	if err := apply(f, t.recs[c*t.every:k]); err != nil {
-		return nil, err
-	}
 	return f, nil
+}
+
+// noteCached keeps the lookups of at most maxCachedIndexes checkpoints,
+// dropping the least recently used; t.mu is held.
+func (t *Timeline) noteCached(c int) {
+	if c == 0 {
+		return
+	}
+	if i := slices.Index(t.cached, c); i >= 0 {
+		t.cached = slices.Delete(t.cached, i, i+1)
+	}
+	t.cached = append(t.cached, c)
+	if len(t.cached) > maxCachedIndexes {
+		t.cps[t.cached[0]].ForgetIndexes()
+		t.cached = t.cached[1:]
+	}
 }
