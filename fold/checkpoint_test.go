@@ -66,4 +66,3 @@ func TestLawCheckpointChain(t *testing.T) {
 		})
 	}
 }
-
