@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -47,57 +48,81 @@ func recsAt(ms ...int64) []model.Record {
 
 // play runs a pacer on a fake clock and returns, per batch, when it was
 // sent (from the start) and which records it held.
-func play(t *testing.T, recs []model.Record, opts PacerOptions) (times []time.Duration, batches [][]uint64) {
+// pacerCase is a pacer's options and the schedule's idle cap.
+type pacerCase struct {
+	PacerOptions
+	idleCap time.Duration
+}
+
+func play(t *testing.T, recs []model.Record, opts pacerCase) (times []time.Duration, batches [][]uint64) {
 	t.Helper()
 	clock := &fakeClock{now: time.Unix(0, 0)}
 	opts.Clock = clock
-	p := NewPacer(recs, opts)
+	src := &timedSource{Slice: Slice(recs), clock: clock}
+	p := NewPacer(src, NewSchedule(src, ScheduleOptions{IdleCap: opts.idleCap}), opts.PacerOptions)
 	out := make(chan []model.Record, len(recs)+1)
 	if err := p.Run(context.Background(), out); err != nil {
 		t.Fatal(err)
 	}
 	close(out)
 	for b := range out {
-		times = append(times, clock.Now().Sub(time.Unix(0, 0))) // clock is at the last wait
 		var seqs []uint64
 		for _, r := range b {
 			seqs = append(seqs, r.Seq)
 		}
 		batches = append(batches, seqs)
 	}
-	return times, batches
+	return src.times, batches
+}
+
+// timedSource notes the fake clock's time whenever records are read, which
+// the pacer does just before it sends them.
+type timedSource struct {
+	Slice
+	clock *fakeClock
+	times []time.Duration
+}
+
+func (s *timedSource) Records(i, j int) ([]model.Record, error) {
+	s.times = append(s.times, s.clock.Now().Sub(time.Unix(0, 0)))
+	return s.Slice.Records(i, j)
 }
 
 func TestPacerSchedule(t *testing.T) {
 	tests := []struct {
 		name string
 		ms   []int64
-		opts PacerOptions
+		opts pacerCase
 		due  []time.Duration
 	}{
-		{"recorded offsets", []int64{0, 100, 250, 1000}, PacerOptions{}, []time.Duration{0, 100 * time.Millisecond, 250 * time.Millisecond, time.Second}},
-		{"speed 2", []int64{0, 100, 250, 1000}, PacerOptions{Speed: 2}, []time.Duration{0, 50 * time.Millisecond, 125 * time.Millisecond, 500 * time.Millisecond}},
-		{"idle cap", []int64{0, 100, 60_100, 60_200}, PacerOptions{IdleCap: 2 * time.Second}, []time.Duration{0, 100 * time.Millisecond, 2100 * time.Millisecond, 2200 * time.Millisecond}},
-		{"no time keeps the pace", []int64{0, -1, 300, -1}, PacerOptions{}, []time.Duration{0, 0, 300 * time.Millisecond, 300 * time.Millisecond}},
-		{"clock going back is no wait", []int64{500, 200, 700}, PacerOptions{}, []time.Duration{0, 0, 500 * time.Millisecond}},
+		{"recorded offsets", []int64{0, 100, 250, 1000}, pacerCase{}, ms(0, 100, 250, 1000)},
+		{"speed 2", []int64{0, 100, 250, 1000}, pacerCase{PacerOptions: PacerOptions{Speed: 2}}, ms(0, 50, 125, 500)},
+		{"idle cap", []int64{0, 100, 60_100, 60_200}, pacerCase{idleCap: 2 * time.Second}, ms(0, 100, 2100, 2200)},
+		{"no time keeps the pace", []int64{0, -1, 300, -1}, pacerCase{}, ms(0, 0, 300, 300)},
+		{"clock going back is no wait", []int64{500, 200, 700}, pacerCase{}, ms(0, 0, 200)},
+		{"from the third record", []int64{0, 100, 250, 1000}, pacerCase{PacerOptions: PacerOptions{From: 2}}, ms(0, 150, 900)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := NewPacer(recsAt(tt.ms...), tt.opts)
-			for i, want := range tt.due {
-				if got := p.Due(i); got != want {
-					t.Errorf("record %d due at %v, want %v", i, got, want)
+			times, batches := play(t, recsAt(tt.ms...), tt.opts)
+			var got []time.Duration
+			for i, b := range batches {
+				for range b {
+					got = append(got, times[i])
 				}
 			}
-			if p.Duration() != tt.due[len(tt.due)-1] {
-				t.Errorf("duration %v", p.Duration())
+			if tt.opts.From > 0 {
+				got = got[tt.opts.From-1:] // the records before From come at once, first
+			}
+			if !slices.Equal(got, tt.due) {
+				t.Errorf("sent at %v, want %v", got, tt.due)
 			}
 		})
 	}
 }
 
 func TestPacerRunBatchesDueRecords(t *testing.T) {
-	_, batches := play(t, recsAt(0, 0, 40, 40, 40, 90), PacerOptions{})
+	_, batches := play(t, recsAt(0, 0, 40, 40, 40, 90), pacerCase{})
 	want := [][]uint64{{1, 2}, {3, 4, 5}, {6}}
 	if len(batches) != len(want) {
 		t.Fatalf("batches %v", batches)
@@ -111,7 +136,8 @@ func TestPacerRunBatchesDueRecords(t *testing.T) {
 
 func TestPacerRunWaitsTheScheduledTime(t *testing.T) {
 	clock := &fakeClock{now: time.Unix(0, 0)}
-	p := NewPacer(recsAt(0, 1500, 4000), PacerOptions{Clock: clock, Speed: 2})
+	recs := recsAt(0, 1500, 4000)
+	p := NewPacer(Slice(recs), NewSchedule(Slice(recs), ScheduleOptions{}), PacerOptions{Clock: clock, Speed: 2})
 	out := make(chan []model.Record, 3)
 	if err := p.Run(context.Background(), out); err != nil {
 		t.Fatal(err)
@@ -123,7 +149,8 @@ func TestPacerRunWaitsTheScheduledTime(t *testing.T) {
 
 func TestPacerStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := NewPacer(recsAt(0, 60_000), PacerOptions{}) // real clock: the second record is a minute away
+	recs := recsAt(0, 60_000)
+	p := NewPacer(Slice(recs), NewSchedule(Slice(recs), ScheduleOptions{}), PacerOptions{}) // real clock: the second record is a minute away
 	out := make(chan []model.Record, 2)
 	done := make(chan error)
 	go func() { done <- p.Run(ctx, out) }()
