@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/replay"
 )
 
 // Layouts accepted by AppOptions.Layout.
@@ -86,6 +87,13 @@ type App struct {
 	geo appGeometry
 
 	panelCache panelCache
+
+	// player, when set, plays a recorded log (app_replay.go).
+	player       *replay.Player
+	replayGen    int    // tells the current tick loop from stopped ones
+	flashNote    string // shown in the replay bar for a moment
+	flashGen     int
+	seekDragging bool // the mouse button went down on the replay bar
 }
 
 type appFocus int
@@ -135,7 +143,7 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 // Init starts the pump. (The program that runs the App asks the terminal
 // for its background; the answer, a tea.BackgroundColorMsg, picks the
 // markdown theme, and terminals that do not answer keep the dark one.)
-func (a *App) Init() tea.Cmd { return a.pump() }
+func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 
 // pump waits for the next batch and gathers whatever else is ready without
 // waiting, so a burst costs one message and one frame.
@@ -194,15 +202,25 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case playTickMsg:
 		return a, a.playTick(msg)
+	case replayTickMsg:
+		return a, a.onReplayTick(msg)
+	case flashDoneMsg:
+		if msg.gen == a.flashGen {
+			a.flashNote = ""
+		}
+		return a, nil
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	case tea.MouseClickMsg:
 		return a, a.click(tea.Mouse(msg))
 	case tea.MouseMotionMsg:
+		if a.player != nil {
+			return a, a.replayDrag(msg.X)
+		}
 		a.drag(tea.Mouse(msg))
 		return a, nil
 	case tea.MouseReleaseMsg:
-		a.dragging = false
+		a.dragging, a.seekDragging = false, false
 		return a, nil
 	case tea.MouseWheelMsg:
 		a.wheel(tea.Mouse(msg))

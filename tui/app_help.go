@@ -31,6 +31,28 @@ var helpLines = [][2]string{
 	{"wheel", "scrolls the transcript"},
 }
 
+// replayHelpLines replace the step keys in replay mode.
+var replayHelpLines = [][2]string{
+	{"", "Replay"},
+	{"space", "pause / resume"},
+	{"+ / -", "faster / slower"},
+	{". / ,", "one event forward / back"},
+	{"←/→  h/l", "previous / next step"},
+	{"[ / ]", "previous / next run"},
+	{"0–9", "jump to 0–90 %"},
+	{"Home/End", "start / end"},
+	{"tab", "focus transcript / panel"},
+	{"c", "show / hide the computer"},
+	{"v", "side pane / bottom sheet"},
+	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
+	{"?", "this help (Esc closes)"},
+	{"q  ctrl+c", "quit"},
+	{"", "Mouse"},
+	{"click", "chips and the replay bar seek"},
+	{"drag", "the slider or replay bar scrubs"},
+	{"wheel", "scrolls the transcript"},
+}
+
 const (
 	helpTitle = "Help"
 	sgrHelp   = "\x1b[1;36m"
@@ -38,7 +60,11 @@ const (
 
 // helpBox returns the overlay's lines, each exactly the width of the box,
 // fitted to at most maxW×maxH cells.
-func helpBox(maxW, maxH int) []string {
+func helpBox(maxW, maxH int, replay bool) []string {
+	helpLines := helpLines
+	if replay {
+		helpLines = replayHelpLines
+	}
 	if maxW < 4 || maxH < 3 {
 		return nil
 	}
@@ -83,8 +109,8 @@ func helpBox(maxW, maxH int) []string {
 }
 
 // overlayHelp draws the help box centred over lines, each width cells.
-func overlayHelp(lines []string, width int) {
-	box := helpBox(width, len(lines))
+func overlayHelp(lines []string, width int, replay bool) {
+	box := helpBox(width, len(lines), replay)
 	if len(box) == 0 {
 		return
 	}

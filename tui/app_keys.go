@@ -22,6 +22,11 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if a.player != nil {
+		if cmd, ok := a.replayKey(k); ok {
+			return cmd
+		}
+	}
 	switch k.String() {
 	case "q", "ctrl+c":
 		return tea.Quit
@@ -107,6 +112,11 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 	if g.liveMark.contains(m.X, m.Y) {
 		a.backToLive()
 		return nil
+	}
+	if a.player != nil {
+		if cmd, ok := a.replayClick(m.X, m.Y); ok {
+			return cmd
+		}
 	}
 	if g.timeline.contains(m.X, m.Y) {
 		h := g.timelineView.HitAt(m.Y-g.timeline.y, m.X-g.timeline.x)

@@ -14,6 +14,7 @@ import (
 
 const (
 	appFooter      = "←/→ step  space play  L live  c computer  v layout  ↑/↓ scroll  ? help  q quit"
+	replayFooter   = "space pause  +/- speed  ./, event  ←/→ step  [/] run  0–9 seek  c computer  ? help  q quit"
 	appWaiting     = "waiting for the agent's first step…"
 	appLiveMark    = "● LIVE"
 	appBackMark    = "⏭ Back to live"
@@ -40,6 +41,8 @@ type appGeometry struct {
 	liveMark        rect
 	timeline        rect
 	timelineView    TimelineView
+	replayBar       rect
+	replayBarView   ReplayBarView
 }
 
 // panelCache keeps the panel's view lines: PanelLines decodes screenshots
@@ -100,9 +103,13 @@ func (a *App) render() string {
 		lines = append(lines, a.transcriptPane(rect{0, 0, w, th})...)
 		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
 	}
-	lines = append(lines, padLine(sgrFaint+ansi.Truncate(appFooter, w, "…")+sgrReset, w))
+	footer := appFooter
+	if a.player != nil {
+		footer = replayFooter
+	}
+	lines = append(lines, padLine(sgrFaint+ansi.Truncate(footer, w, "…")+sgrReset, w))
 	if a.help {
-		overlayHelp(lines, w)
+		overlayHelp(lines, w, a.player != nil)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -163,19 +170,26 @@ func (a *App) panelPane(r rect) []string {
 	}
 	steps := a.fold.Steps()
 	s := a.step()
+	a.geo.replayBar = rect{}
 	if s == nil {
 		blank := strings.Repeat(" ", r.w)
 		for i := range body.h {
-			if i == body.h/2 {
+			switch {
+			case a.player != nil && i == body.h-1:
+				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
+			case i == body.h/2:
 				out = append(out, centreLine(sgrFaint+appWaiting+sgrReset, ansi.StringWidth(appWaiting), r.w))
-			} else {
+			default:
 				out = append(out, blank)
 			}
 		}
 		return out
 	}
 
-	const fixed = 5 // header, status, three timeline lines
+	fixed := 5 // header, status, three timeline lines
+	if a.player != nil {
+		fixed++ // the replay bar
+	}
 	viewH := max(0, body.h-fixed)
 	lines := make([]string, 0, viewH+fixed)
 	lines = append(lines, a.panelHeader(s, body))
@@ -188,6 +202,9 @@ func (a *App) panelPane(r rect) []string {
 		}
 	}
 	lines = append(lines, padLine(PanelStatus(s, a.selected, len(steps), r.w), r.w))
+	if a.player != nil {
+		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
+	}
 	tl := Timeline(TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live()}, r.w)
 	if a.done {
 		hideLiveButton(&tl)
@@ -204,8 +221,18 @@ func (a *App) panelPane(r rect) []string {
 		}
 	}
 	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}
+	if a.player != nil {
+		a.geo.replayBar.y = body.y + len(lines) - 4
+	}
 	a.geo.timelineView = tl
 	return append(out, lines...)
+}
+
+// replayBarLine draws the replay bar at (x, y) and notes where it is.
+func (a *App) replayBarLine(x, y, w int) string {
+	v := ReplayBar(a.replayState(), w)
+	a.geo.replayBar, a.geo.replayBarView = rect{x, y, w, 1}, v
+	return v.Line
 }
 
 // panelHeader is "● LIVE  " (or "⏭ Back to live  " while the input is live)

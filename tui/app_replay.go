@@ -1,0 +1,204 @@
+package tui
+
+// This file holds the App's replay mode: a replay.Player drives the fold and
+// the keys and the timeline move the player instead of only the selection.
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/replay"
+)
+
+// replayFrame is the shortest gap between replay ticks: records due closer
+// together than a frame are shown in one.
+const replayFrame = 16 * time.Millisecond
+
+// flashFor is how long a speed change is shown in the replay bar.
+const flashFor = 1500 * time.Millisecond
+
+// replayTickMsg asks the player to play what is due.
+type replayTickMsg struct{ gen int }
+
+// flashDoneMsg clears the replay bar's note.
+type flashDoneMsg struct{ gen int }
+
+// NewReplayApp shows a recorded log played by p. The player is not started:
+// call p.Play first to start playing at once.
+func NewReplayApp(p *replay.Player, opts AppOptions) *App {
+	a := NewApp(p.Fold(), nil, opts)
+	a.player = p
+	a.done = true // nothing arrives but what the player plays
+	return a
+}
+
+// replayInit starts the tick loop when the player is playing.
+func (a *App) replayInit() tea.Cmd {
+	if a.player == nil || !a.player.Playing() {
+		return nil
+	}
+	return a.replayTick(0)
+}
+
+// replayTick schedules the next tick after wait (at least a frame).
+func (a *App) replayTick(wait time.Duration) tea.Cmd {
+	a.replayGen++
+	gen := a.replayGen
+	return tea.Tick(max(wait, replayFrame), func(time.Time) tea.Msg { return replayTickMsg{gen} })
+}
+
+// onReplayTick plays what is due and schedules the next tick.
+func (a *App) onReplayTick(msg replayTickMsg) tea.Cmd {
+	if a.player == nil || msg.gen != a.replayGen {
+		return nil
+	}
+	wait, _, err := a.player.Advance()
+	a.moved(err)
+	if !a.player.Playing() {
+		return nil
+	}
+	return a.replayTick(wait)
+}
+
+// moved shows the player's fold after it moved, following its newest step.
+func (a *App) moved(err error) {
+	if err != nil {
+		a.err = err
+	}
+	a.fold = a.player.Fold()
+	a.following = true
+	a.refresh()
+}
+
+// replayed runs one player action and returns the command that keeps the
+// tick loop going (a new generation, so older ticks die).
+func (a *App) replayed(act func() error) tea.Cmd {
+	err := act()
+	a.moved(err)
+	if a.player.Playing() {
+		return a.replayTick(0)
+	}
+	a.replayGen++ // stop ticks in flight
+	return nil
+}
+
+// seekErr adapts the player's seek methods to replayed.
+func seekErr(_ bool, err error) error { return err }
+
+// replayKey handles a key in replay mode; ok is false for keys it leaves to
+// the ordinary handling.
+func (a *App) replayKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	p := a.player
+	switch s := k.String(); s {
+	case "space", " ":
+		return a.replayed(p.Toggle), true
+	case "+", "=":
+		p.Faster()
+		return a.flash(speedText(p.Speed())), true
+	case "-", "_":
+		p.Slower()
+		return a.flash(speedText(p.Speed())), true
+	case ".":
+		return a.replayed(func() error { return seekErr(p.StepEvent(1)) }), true
+	case ",":
+		return a.replayed(func() error { return seekErr(p.StepEvent(-1)) }), true
+	case "right", "l":
+		return a.replayed(func() error { return seekErr(p.NextStep(1)) }), true
+	case "left", "h":
+		return a.replayed(func() error { return seekErr(p.NextStep(-1)) }), true
+	case "]":
+		return a.replayed(func() error { return seekErr(p.NextRun(1)) }), true
+	case "[":
+		return a.replayed(func() error { return seekErr(p.NextRun(-1)) }), true
+	case "home":
+		return a.replayed(func() error { return seekErr(p.Seek(0)) }), true
+	case "end", "L":
+		return a.replayed(func() error { return seekErr(p.Seek(p.Len())) }), true
+	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
+		pct := float64(s[0]-'0') * 10
+		return a.replayed(func() error { return seekErr(p.SeekPercent(pct)) }), true
+	}
+	return nil, false
+}
+
+// flash shows note in the replay bar for a moment.
+func (a *App) flash(note string) tea.Cmd {
+	a.flashNote = note
+	a.flashGen++
+	gen := a.flashGen
+	cmd := tea.Tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{gen} })
+	if a.player.Playing() {
+		return tea.Batch(cmd, a.replayTick(0)) // the new speed changes the wait
+	}
+	return cmd
+}
+
+// replayClick handles a click on the timeline or the replay bar in replay
+// mode; ok is false when the click is not one of its own.
+func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
+	g := a.geo
+	p := a.player
+	if g.replayBar.contains(x, y) {
+		col := x - g.replayBar.x
+		if !g.replayBarView.OnTrack(col) {
+			return nil, true
+		}
+		a.seekDragging = true
+		d := g.replayBarView.TimeAt(col, p.Total())
+		return a.replayed(func() error { return seekErr(p.SeekTime(d)) }), true
+	}
+	if !g.timeline.contains(x, y) {
+		return nil, false
+	}
+	h := g.timelineView.HitAt(y-g.timeline.y, x-g.timeline.x)
+	switch h.Kind {
+	case HitChip, HitTick:
+		a.dragging = h.Kind == HitTick
+		return a.replayed(func() error { return seekErr(p.SeekStep(h.Step)) }), true
+	case HitPrev:
+		return a.replayed(func() error { return seekErr(p.NextStep(-1)) }), true
+	case HitNext:
+		return a.replayed(func() error { return seekErr(p.NextStep(1)) }), true
+	case HitPlay:
+		return a.replayed(p.Toggle), true
+	case HitLive:
+		return a.replayed(func() error { return seekErr(p.Seek(p.Len())) }), true
+	}
+	return nil, true
+}
+
+// replayDrag seeks while the button is held on the replay bar or slider.
+func (a *App) replayDrag(x int) tea.Cmd {
+	p := a.player
+	switch {
+	case a.seekDragging:
+		d := a.geo.replayBarView.TimeAt(x-a.geo.replayBar.x, p.Total())
+		return a.replayed(func() error { return seekErr(p.SeekTime(d)) })
+	case a.dragging:
+		if i := a.geo.timelineView.SliderStep(x - a.geo.timeline.x); i >= 0 {
+			return a.replayed(func() error { return seekErr(p.SeekStep(i)) })
+		}
+	}
+	return nil
+}
+
+// replayState is what the replay bar shows now.
+func (a *App) replayState() ReplayState {
+	p := a.player
+	sched := p.Schedule()
+	marks := func(at []int) []time.Duration {
+		out := make([]time.Duration, 0, len(at))
+		for _, k := range at {
+			if k >= 1 && k-1 < sched.Len() {
+				out = append(out, sched.At(k-1))
+			}
+		}
+		return out
+	}
+	return ReplayState{
+		Playing: p.Playing(), Speed: p.Speed(), Elapsed: min(p.Elapsed(), p.Total()), Total: p.Total(),
+		Pos: p.Pos(), Len: p.Len(), Steps: marks(p.Timeline().StepStarts()), Runs: marks(p.Timeline().RunStarts()),
+		Flash: a.flashNote, Untimed: !sched.Timed(),
+	}
+}
