@@ -18,7 +18,6 @@ import (
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 )
@@ -30,6 +29,7 @@ type commonOptions struct {
 	plain     bool
 	record    string
 	appendTo  bool
+	play      bool
 	stdin     io.Reader
 }
 
@@ -287,6 +287,10 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 		printSteps(stdout, f.Steps())
 		return nil
 	}
+	if (path == "" || opts.play) && !opts.plain && opts.record == "" {
+		// The demo, and a log opened with --play, play at their recorded pace.
+		return runReplay(opts, defaultReplay(), path, stdout)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if path != "" && path != "-" && !opts.plain {
@@ -305,29 +309,17 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	recs := make(chan []model.Record, 64)
-	if path == "" && !opts.plain {
-		// The demo plays at its recorded pace, so it shows following live.
-		all, err := sources.ReadAll(in)
-		if err != nil {
-			return err
-		}
-		go func() {
-			defer close(recs)
-			_ = replay.NewPacer(all, replay.PacerOptions{}).Run(ctx, recs)
-		}()
-	} else {
-		batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
-		go func() {
-			defer close(recs)
-			for b := range batches {
-				select {
-				case recs <- b:
-				case <-ctx.Done():
-					return
-				}
+	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
+	go func() {
+		defer close(recs)
+		for b := range batches {
+			select {
+			case recs <- b:
+			case <-ctx.Done():
+				return
 			}
-		}()
-	}
+		}
+	}()
 	return watch(ctx, opts, displayName(path), recs, nil, stdout)
 }
 

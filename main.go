@@ -90,8 +90,10 @@ func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 raw SSE text, or an array still being written) and shows what the agent did:
 its messages, and each tool call as a step on the agent's computer.
 
-With no FILE it plays the embedded demo recording at its recorded pace. With a
-FILE it opens the log for review: everything folded, the last step selected.
+With no FILE it plays the embedded demo recording at its recorded pace, with
+the replay controls (space, + and -, . and , 0–9; see agentwatch replay).
+With a FILE it opens the log for review: everything folded, the last step
+selected (--play plays it instead).
 FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
 v layout, ↑/↓ scroll, tab focus, q quit; the mouse selects steps too.
 With --plain it prints one line per change instead; piped output without
@@ -115,6 +117,8 @@ The headless commands fold, validate and steps are for scripts and CI.`,
 	root.Flags().BoolVar(&opts.appendTo, "append", false, "with --record: add to an existing log instead of refusing it")
 	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout),
 		newTailCommand(opts, stdout), newConnectCommand(opts, stdout))
+	root.Flags().BoolVar(&opts.play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
+	root.AddCommand(newReplayCommand(opts, stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})
