@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Drives the real agentwatch binary in tmux, as a user would, and checks what
-# the screen shows: review of a saved log, stepping, back to live, layout
-# switch, live following, help, quitting, at 160×48 and 80×24; fails on any
-# panic output. Run from anywhere: scripts/smoke-tui.sh
+# the screen shows: review of a saved log, stepping, layout switch, the
+# demo replayed at 8× (pause, seek with 5, event steps), live following and
+# back to live on a tailed file, help, quitting, at 160×48 and 80×24; fails
+# on any panic output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,18 +57,23 @@ for size in 160x48 80x24; do
 	sleep 0.3
 	quit
 
-	# The demo plays live: the panel follows, an older step stops following,
-	# L goes back to live.
-	run "$size"
-	expect "LIVE" 20
+	# The demo plays as a replay: at 8× it moves on by itself; space pauses,
+	# 5 seeks to half way (the same step every time), . and , step one event.
+	run "$size" replay --speed 8
+	expect "8×" 10
 	expect "step 2 of" 30
-	tmux send-keys -t "$session" Left
-	expect "Back to live"
-	tmux send-keys -t "$session" L
-	expect "LIVE"
+	tmux send-keys -t "$session" space
+	expect "❚❚ 8×"
+	tmux send-keys -t "$session" 5
+	expect "step 19 of 19"
+	expect "413/840"
+	tmux send-keys -t "$session" .
+	expect "414/840"
+	tmux send-keys -t "$session" ,
+	expect "413/840"
 	tmux send-keys -t "$session" "?"
 	expect "Help"
-	expect "back to live"
+	expect "pause / resume"
 	tmux send-keys -t "$session" Escape
 	sleep 0.3
 	quit
@@ -84,6 +90,11 @@ expect "ls -la" 1
 expect "LIVE" 2
 tail -n +53 assets/demo.jsonl | while IFS= read -r line; do printf '%s\n' "$line" >>"$log"; done
 expect "step 30 of 30" 10
+# An older step stops following; L goes back to live.
+tmux send-keys -t "$session" Left
+expect "Back to live"
+tmux send-keys -t "$session" L
+expect "LIVE"
 quit
 
 if grep -q -e "panic" -e "goroutine " "$work/stderr"; then
