@@ -47,6 +47,11 @@ func (o *commonOptions) stdinForKeys() io.Reader {
 // foldFile reads a whole log and folds it. Read errors come back as an
 // exitError with code 2; problems in the content are diagnostics in the fold.
 func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
+	if recs, _, ok, err := messagesFile(path); err != nil {
+		return nil, err
+	} else if ok {
+		return foldMessages(opts, recs)
+	}
 	fo, err := foldOptions(opts)
 	if err != nil {
 		return nil, err
@@ -276,6 +281,11 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 	case tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
 	default:
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+	}
+	if recs, format, ok, err := messagesFile(path); err != nil {
+		return err
+	} else if ok {
+		return reviewMessages(opts, path, recs, format, stdout)
 	}
 	if !opts.plain && opts.record == "" && !isTerminal(stdout) {
 		// Piped without --plain: the step list, for scripts.

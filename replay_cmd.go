@@ -158,6 +158,12 @@ func runReplay(opts *commonOptions, ro *replayOptions, path string, stdout io.Wr
 	default:
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
 	}
+	if recs, format, ok, err := messagesFile(path); err != nil {
+		return err
+	} else if ok {
+		// Messages carry no times: there is nothing to pace.
+		return reviewMessages(opts, path, recs, format, stdout)
+	}
 	fo, err := foldOptions(opts)
 	if err != nil {
 		return err
