@@ -116,7 +116,7 @@ The headless commands fold, validate and steps are for scripts and CI.`,
 	root.Flags().StringVar(&opts.record, "record", "", "also write the events to FILE as an AG-UI log (a JSON array, flushed per event)")
 	root.Flags().BoolVar(&opts.appendTo, "append", false, "with --record: add to an existing log instead of refusing it")
 	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout),
-		newTailCommand(opts, stdout), newConnectCommand(opts, stdout))
+		newTailCommand(opts, stdout), newConnectCommand(opts, stdout), newCompactCommand(opts, stdout))
 	root.Flags().BoolVar(&opts.play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
 	root.AddCommand(newReplayCommand(opts, stdout))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
