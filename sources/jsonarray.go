@@ -155,9 +155,9 @@ func (a *arrayReader) element() (item, error) {
 		return item{bad: tooBig(at, a.limit, "")}, nil
 	}
 	if raw[0] != '{' {
-		return item{raw: raw, bad: notObject(raw, at, eventAt(at))}, nil
+		return item{raw: raw, off: at, placed: true, bad: notObject(raw, at, eventAt(at))}, nil
 	}
-	return item{raw: raw}, nil
+	return item{raw: raw, off: at, placed: true}, nil
 }
 
 // close ends the array. In an events object the rest of the object is not

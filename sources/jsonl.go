@@ -33,7 +33,8 @@ func (j *jsonlReader) next() (item, error) {
 		if len(text) == 0 {
 			continue
 		}
-		sp := span{at: ln.start + int64(lead), num: ln.num, col: int64(lead)}
+		at := ln.start + int64(lead)
+		sp := span{at: at, num: ln.num, col: int64(lead), rawAt: at}
 		if !ln.ended {
 			sp.unread = int64(len(text))
 		}
@@ -50,6 +51,16 @@ type span struct {
 	num    int   // line number
 	col    int64 // column of the first byte, from 0; < 0 for none (SSE data)
 	unread int64 // > 0 when the input ended inside them: bytes not read
+	rawAt  int64 // offset of the first byte; < 0 when they are not one span of the input
+}
+
+// place records where an item's raw bytes are in the input, when they are
+// one span of it.
+func (sp span) place(it item) item {
+	if sp.rawAt >= 0 {
+		it.off, it.placed = sp.rawAt, true
+	}
+	return it
 }
 
 // value turns the bytes of one line or SSE frame into an item: an owned
@@ -63,7 +74,7 @@ func value(text []byte, sp span) item {
 		raw := bytes.Clone(text)
 		// The check reads the owned copy: text is the line buffer, reused
 		// before a pipelined decoder gets to this item.
-		return item{raw: raw, recheck: func() *model.Unreadable { return checkedValue(raw, sp).bad }}
+		return sp.place(item{raw: raw, recheck: func() *model.Unreadable { return checkedValue(raw, sp).bad }})
 	}
 	return checkedValue(text, sp)
 }
@@ -73,9 +84,9 @@ func checkedValue(text []byte, sp span) item {
 	if validJSON(text) {
 		raw := bytes.Clone(text)
 		if raw[0] != '{' {
-			return item{raw: raw, bad: notObject(raw, sp.at, lineAt(sp.num))}
+			return sp.place(item{raw: raw, bad: notObject(raw, sp.at, lineAt(sp.num))})
 		}
-		return item{raw: raw}
+		return sp.place(item{raw: raw})
 	}
 	err := valueError(text)
 	if sp.unread > 0 && cutOff(err) {

@@ -158,9 +158,9 @@ func (a *arrayReader) oversize() (item, error) {
 	}
 	a.restart(pos)
 	if kept[0] != '{' {
-		return item{raw: kept, bad: notObject(kept, start, eventAt(start))}, nil
+		return item{raw: kept, off: start, placed: true, bad: notObject(kept, start, eventAt(start))}, nil
 	}
-	return item{raw: kept}, nil
+	return item{raw: kept, off: start, placed: true}, nil
 }
 
 // skipEnd handles the input ending (or failing) during a hand scan that had

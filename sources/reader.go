@@ -42,7 +42,12 @@ type eventSource interface {
 // (bad may come with raw, for a valid value that is not an object).
 type item struct {
 	raw []byte
-	bad *model.Unreadable
+	// off is the input offset of raw's first byte when placed is set: raw
+	// is then a copy of one span of the input, which an Indexer reads back
+	// instead of keeping. SSE data joined from several lines is not placed.
+	off    int64
+	placed bool
+	bad    *model.Unreadable
 	// recheck, when set, says why raw is unreadable in words naming its line
 	// or frame; it is only called when decoding finds raw is not JSON.
 	recheck func() *model.Unreadable

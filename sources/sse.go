@@ -23,6 +23,7 @@ type sseFrame struct {
 	over      bool  // the data passed the limit and is being skipped
 	start     int64 // offset of the first data line
 	num       int   // its line number
+	dataAt    int64 // offset of the first data line's value, after "data:" and its space
 }
 
 var dataField = []byte("data:")
@@ -69,6 +70,9 @@ func (s *sseReader) add(ln line) {
 	if len(v) > 0 && v[0] == ' ' {
 		v = v[1:]
 	}
+	if f.dataLines == 1 {
+		f.dataAt = ln.start + int64(len(ln.text)-len(v))
+	}
 	if f.dataLines > 1 {
 		s.data = append(s.data, '\n')
 	}
@@ -98,7 +102,11 @@ func (s *sseReader) flush(ended bool) (item, bool) {
 	if len(text) == 0 {
 		return item{}, false
 	}
-	sp := span{at: f.start, num: f.num, col: -1}
+	sp := span{at: f.start, num: f.num, col: -1, rawAt: -1}
+	if f.dataLines == 1 {
+		// One data line: the event is a span of it, after the space trimmed.
+		sp.rawAt = f.dataAt + int64(len(s.data)-len(bytes.TrimLeft(s.data, " \t\r\n")))
+	}
 	if !ended {
 		sp.unread = s.lines.off - f.start
 	}
