@@ -2,6 +2,7 @@ package compact_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 
@@ -53,13 +54,28 @@ func genLog(sc genScenario, seed uint64) []byte {
 	for i := range runs {
 		g.run(i)
 	}
-	b, err := json.Marshal(g.out, json.Deterministic(true))
-	if err != nil {
-		panic(err)
+	// One event per line, "type" first, so that the files read and diff well.
+	var b strings.Builder
+	b.WriteString("[")
+	for i, ev := range g.out {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		typ, _ := json.Marshal(ev["type"])
+		rest := maps.Clone(ev)
+		delete(rest, "type")
+		more, err := json.Marshal(rest, json.Deterministic(true))
+		if err != nil {
+			panic(err)
+		}
+		b.WriteString(`{"type":` + string(typ))
+		if len(more) > 2 {
+			b.WriteString("," + string(more[1:len(more)-1]))
+		}
+		b.WriteString("}")
 	}
-	// One event per line, so that the files read well and diff well.
-	s := strings.ReplaceAll(string(b), `},{"`, "},\n{\"")
-	return []byte(s + "\n")
+	b.WriteString("]\n")
+	return []byte(b.String())
 }
 
 func (g *generator) id(prefix string) string {
