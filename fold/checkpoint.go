@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
@@ -20,29 +19,16 @@ import (
 // with a checkpoint: from the moment it takes or restores one, it copies an
 // object before its first change (see cow) and keeps the copy.
 type Checkpoint struct {
-	st state
-
-	// idx holds the indexes of st, built by the first FromCheckpoint and
-	// shared read-only by every fold restored after it.
-	mu  sync.Mutex
-	idx *indexes
+	st  state
+	idx indexes
 }
 
-// indexes are a state's derived lookups (see reindex).
+// indexes are a state's derived lookups (see reindex), frozen.
 type indexes struct {
-	keys      map[itemKey]*model.Item
-	stepAt    map[string]*model.Step
-	byID      map[string]*agui.Message
-	toolOwner map[string]*agui.Message
-}
-
-// ForgetIndexes drops the lookups cached by FromCheckpoint, to bound the
-// memory a player keeps for checkpoints it is not using; the next restore
-// builds them again.
-func (c *Checkpoint) ForgetIndexes() {
-	c.mu.Lock()
-	c.idx = nil
-	c.mu.Unlock()
+	keys      []map[itemKey]*model.Item
+	stepAt    []map[string]*model.Step
+	byID      []map[string]*agui.Message
+	toolOwner []map[string]*agui.Message
 }
 
 // Applied is how many records the checkpointed fold had applied.
@@ -73,31 +59,31 @@ func newCow() *cow {
 // here on the fold copies what it changes, so the checkpoint stays as it is.
 func (f *Fold) Checkpoint() *Checkpoint {
 	f.flush()
-	cp := &Checkpoint{st: f.st.independent()}
+	r, d := &f.st.Reduce, &f.st.Display
+	if !r.byID.ready() {
+		r.reindex()
+	}
+	if !d.keys.ready() {
+		d.reindex()
+	}
+	cp := &Checkpoint{st: f.st.independent(), idx: indexes{
+		keys: d.keys.freeze(), stepAt: d.stepAt.freeze(), byID: r.byID.freeze(), toolOwner: r.toolOwner.freeze(),
+	}}
 	f.share()
 	return cp
 }
 
 // FromCheckpoint returns a fold in the checkpoint's state, with opts (which
 // should be those of the fold that took it). It can be called any number of
-// times on the same checkpoint; the folds it returns are independent.
+// times on the same checkpoint, from any goroutine; the folds it returns
+// are independent.
 func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 	f := &Fold{opts: opts, st: cp.st.independent(), restored: true}
 	r, d := &f.st.Reduce, &f.st.Display
-	cp.mu.Lock()
-	if cp.idx == nil {
-		r.reindex()
-		d.reindex()
-		cp.idx = &indexes{keys: d.keys.top, stepAt: d.stepAt.top, byID: r.byID.top, toolOwner: r.toolOwner.top}
-	}
-	idx := cp.idx
-	cp.mu.Unlock()
-	// The indexes point at the checkpoint's objects, which are the
+	// The frozen indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
-	d.keys = layered[itemKey, *model.Item]{top: map[itemKey]*model.Item{}, base: idx.keys}
-	d.stepAt = layered[string, *model.Step]{top: map[string]*model.Step{}, base: idx.stepAt}
-	r.byID = layered[string, *agui.Message]{top: map[string]*agui.Message{}, base: idx.byID}
-	r.toolOwner = layered[string, *agui.Message]{top: map[string]*agui.Message{}, base: idx.toolOwner}
+	d.keys, d.stepAt = thaw(cp.idx.keys), thaw(cp.idx.stepAt)
+	r.byID, r.toolOwner = thaw(cp.idx.byID), thaw(cp.idx.toolOwner)
 	f.share()
 	return f
 }

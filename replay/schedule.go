@@ -2,6 +2,7 @@ package replay
 
 import (
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -27,7 +28,10 @@ type ScheduleOptions struct {
 // does not change it (a player divides by the speed as it plays), so step
 // and run markers stay where they are when the speed changes.
 type Schedule struct {
-	opts  ScheduleOptions
+	opts ScheduleOptions
+	// mu guards at, which Extend may grow on another goroutine while a big
+	// log is still being indexed.
+	mu    sync.RWMutex
 	at    []time.Duration
 	timed bool
 	last  time.Time // the latest recorded time seen
@@ -48,6 +52,8 @@ func NewSchedule(src Source, opts ScheduleOptions) *Schedule {
 
 // Extend schedules the records src learned of since the last call.
 func (s *Schedule) Extend(src Source) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for i := len(s.at); i < src.Len(); i++ {
 		var due time.Duration
 		if i > 0 {
@@ -78,13 +84,23 @@ func (s *Schedule) Extend(src Source) {
 }
 
 // Len is the number of records scheduled.
-func (s *Schedule) Len() int { return len(s.at) }
+func (s *Schedule) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.at)
+}
 
 // At is when record i plays.
-func (s *Schedule) At(i int) time.Duration { return s.at[i] }
+func (s *Schedule) At(i int) time.Duration {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.at[i]
+}
 
 // Total is when the last record plays.
 func (s *Schedule) Total() time.Duration {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if len(s.at) == 0 {
 		return 0
 	}
@@ -96,9 +112,11 @@ func (s *Schedule) Timed() bool { return s.timed }
 
 // SteppingOnly reports whether the log cannot play by itself: no times and
 // no pace.
-func (s *Schedule) SteppingOnly() bool { return !s.timed && s.opts.Pace == 0 && len(s.at) > 1 }
+func (s *Schedule) SteppingOnly() bool { return !s.timed && s.opts.Pace == 0 && s.Len() > 1 }
 
 // Due is how many records have played by d: those scheduled at or before it.
 func (s *Schedule) Due(d time.Duration) int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return sort.Search(len(s.at), func(i int) bool { return s.at[i] > d })
 }

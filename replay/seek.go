@@ -20,10 +20,6 @@ import (
 // spacing shrinks (see the closing figures in the benchmark's comment).
 const DefaultCheckpointEvery = 4096
 
-// maxCachedIndexes bounds how many checkpoints keep the lookups their first
-// restore built (a few MB each on big logs).
-const maxCachedIndexes = 16
-
 // Timeline holds a recorded log's fold checkpoints, so any position can be
 // reached by restoring the nearest checkpoint at or before it and folding
 // fewer than Every records forward: seeking backwards costs what seeking
@@ -44,7 +40,6 @@ type Timeline struct {
 	// runAt likewise for runs.
 	stepAt, runAt []int
 	built         int
-	cached        []int // checkpoints with cached lookups, oldest first
 
 	build *fold.Fold // owned by Extend
 }
@@ -202,7 +197,6 @@ func (t *Timeline) At(k int) (*fold.Fold, error) {
 	}
 	c := min(k/t.every, len(t.cps)-1)
 	cp := t.cps[c]
-	t.noteCached(c)
 	t.mu.Unlock()
 	f := fold.New(t.opts)
 	if c > 0 { // before the first spacing, a new fold is the checkpoint (and stays Fresh)
@@ -218,20 +212,4 @@ func (t *Timeline) At(k int) (*fold.Fold, error) {
 		}
 	}
 	return f, nil
-}
-
-// noteCached keeps the lookups of at most maxCachedIndexes checkpoints,
-// dropping the least recently used; t.mu is held.
-func (t *Timeline) noteCached(c int) {
-	if c == 0 {
-		return
-	}
-	if i := slices.Index(t.cached, c); i >= 0 {
-		t.cached = slices.Delete(t.cached, i, i+1)
-	}
-	t.cached = append(t.cached, c)
-	if len(t.cached) > maxCachedIndexes {
-		t.cps[t.cached[0]].ForgetIndexes()
-		t.cached = t.cached[1:]
-	}
 }
