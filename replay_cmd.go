@@ -168,18 +168,44 @@ func runReplay(opts *commonOptions, ro *replayOptions, path string, stdout io.Wr
 	if err != nil {
 		return err
 	}
-	src, err := replaySource(opts, path)
-	if err != nil {
-		return err
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var (
+		src  replay.Source
+		rest *indexing // the indexing still to do, for a file
+	)
+	if path == "" || path == "-" {
+		if src, err = replaySource(opts, path); err != nil {
+			return err
+		}
+	} else {
+		log, ixr, done, err := openIndexed(path)
+		if err != nil {
+			return err
+		}
+		defer log.file.Close()
+		src = log
+		if !done {
+			rest = &indexing{log: log, ixr: ixr}
+		}
 	}
-	tl, err := replay.BuildTimeline(src, fo, 0)
+	tl, err := newTimeline(src, fo)
 	if err != nil {
 		return &exitError{code: exitUnreadable, err: err}
 	}
 	sched := replay.NewSchedule(src, replay.ScheduleOptions{IdleCap: ro.idleCap, Pace: ro.pace})
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if opts.plain || !isTerminal(stdout) {
+	plain := opts.plain || !isTerminal(stdout)
+	if rest != nil {
+		rest.sched, rest.tl = sched, tl
+		if plain || start.kind != 0 {
+			// Pacing a whole log and --start-at need all of it first.
+			if err := rest.run(ctx); err != nil {
+				return &exitError{code: exitUnreadable, err: fmt.Errorf("%s: %w", path, err)}
+			}
+			rest = nil
+		}
+	}
+	if plain {
 		return replayPlain(ctx, opts, ro, start, src, tl, sched, path, stdout)
 	}
 	p := replay.NewPlayer(src, tl, sched, replay.PlayerOptions{Speed: ro.speed, Loop: ro.loop})
@@ -189,7 +215,7 @@ func runReplay(opts *commonOptions, ro *replayOptions, path string, stdout io.Wr
 	if err := p.Play(); err != nil {
 		return err
 	}
-	return runPlayer(ctx, opts, displayName(path), p, stdout)
+	return runPlayer(ctx, opts, displayName(path), p, rest, stdout)
 }
 
 // replayPlain prints the log's lines paced, as a live watch would.
@@ -214,11 +240,31 @@ func replayPlain(ctx context.Context, opts *commonOptions, ro *replayOptions, st
 	return watch(ctx, &plain, displayName(path), recs, nil, stdout)
 }
 
-// runPlayer shows a player on the screen until the user quits.
-func runPlayer(ctx context.Context, opts *commonOptions, title string, p *replay.Player, stdout io.Writer) error {
+// runPlayer shows a player on the screen until the user quits, finishing
+// the index of a big log (rest, when not nil) in the background meanwhile.
+func runPlayer(ctx context.Context, opts *commonOptions, title string, p *replay.Player, rest *indexing, stdout io.Writer) error {
 	app := tui.NewReplayApp(p, tui.AppOptions{Layout: opts.layout, Title: title})
 	prog := tea.NewProgram(app, tea.WithInput(opts.stdinForKeys()), tea.WithOutput(stdout), tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
+	if rest != nil {
+		ictx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		last := time.Now()
+		rest.progress = func(n int, done bool) {
+			switch {
+			case done:
+				prog.Send(tui.SourceStatusMsg(""))
+			case time.Since(last) > 250*time.Millisecond:
+				last = time.Now()
+				prog.Send(tui.SourceStatusMsg(fmt.Sprintf("indexing… %d events", n)))
+			}
+		}
+		go func() {
+			if err := rest.run(ictx); err != nil && ictx.Err() == nil {
+				prog.Send(tui.SourceStatusMsg("indexing stopped: " + err.Error()))
+			}
+		}()
+	}
 	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("screen: %w", err)
 	}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// indexedLog is a replay source over a log file indexed in one streaming
+// pass (sources.Index): records are read and decoded from the file when
+// the player or a seek needs them, so a big log is not held in memory. Its
+// length grows while the indexing goes on.
+type indexedLog struct {
+	file *os.File
+	mu   sync.RWMutex
+	ix   sources.Index
+}
+
+func (l *indexedLog) index() sources.Index {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.ix
+}
+
+// Len is how many records are indexed so far.
+func (l *indexedLog) Len() int { return l.index().Len() }
+
+// Time is record i's time.
+func (l *indexedLog) Time(i int) time.Time { return l.index().At(i) }
+
+// Records reads and decodes records i to j-1 from the file.
+func (l *indexedLog) Records(i, j int) ([]model.Record, error) {
+	return l.index().Records(l.file, i, j)
+}
+
+func (l *indexedLog) set(ix sources.Index) {
+	l.mu.Lock()
+	l.ix = ix
+	l.mu.Unlock()
+}
+
+// firstChunk is how many records are indexed before the screen opens: the
+// rest is indexed while the first steps already play.
+const firstChunk = 4096
+
+// openIndexed opens path and indexes its first records; the caller runs
+// (*indexing).run for the rest and closes the file when done.
+func openIndexed(path string) (*indexedLog, *sources.Indexer, bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false, &exitError{code: exitUnreadable, err: err}
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, false, &exitError{code: exitUnreadable, err: fmt.Errorf("%s: not a regular file (replay needs to read it again at any place)", path)}
+	}
+	ixr := sources.NewIndexer(f)
+	l := &indexedLog{file: f}
+	ix, err := ixr.Next(firstChunk)
+	done := errors.Is(err, io.EOF)
+	if err != nil && !done {
+		f.Close()
+		return nil, nil, false, &exitError{code: exitUnreadable, err: fmt.Errorf("%s: %w", path, err)}
+	}
+	l.set(ix)
+	return l, ixr, done, nil
+}
+
+// indexing finishes the index in the background, extending the schedule and
+// the timeline as records become known.
+type indexing struct {
+	log   *indexedLog
+	ixr   *sources.Indexer
+	sched *replay.Schedule
+	tl    *replay.Timeline
+	// progress, when set, is told how many records are known, now and then.
+	progress func(n int, done bool)
+}
+
+// run indexes to the end of the file (or until ctx ends); the Indexer reads
+// the file from its own position, so it does not disturb Records.
+func (x *indexing) run(ctx context.Context) error {
+	for ctx.Err() == nil {
+		ix, err := x.ixr.Next(1 << 16)
+		done := errors.Is(err, io.EOF)
+		if err != nil && !done {
+			return err
+		}
+		x.log.set(ix)
+		x.sched.Extend(x.log)
+		if _, err := x.tl.Extend(ix.Len()); err != nil {
+			return err
+		}
+		if x.progress != nil {
+			x.progress(ix.Len(), done)
+		}
+		if done {
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
+// newTimeline starts a timeline over the records known and folds them.
+func newTimeline(src replay.Source, fo fold.Options) (*replay.Timeline, error) {
+	tl, err := replay.NewTimeline(src, fo, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tl.Extend(src.Len()); err != nil {
+		return nil, err
+	}
+	return tl, nil
+}
