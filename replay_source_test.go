@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// A player seeks and plays while the rest of the file is indexed on another
+// goroutine, and ends up with the fold of the whole log (run with -race).
+func TestReplayWhileIndexing(t *testing.T) {
+	data := loggen.Generate(30_000, 3)
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, ixr, done, err := openIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.file.Close()
+	if done || log.Len() != firstChunk {
+		t.Fatalf("first chunk: %d records, done %v; want %d and more to come", log.Len(), done, firstChunk)
+	}
+	tl, err := newTimeline(log, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := replay.NewSchedule(log, replay.ScheduleOptions{IdleCap: replay.DefaultIdleCap})
+	p := replay.NewPlayer(log, tl, sched, replay.PlayerOptions{})
+	finished := make(chan error, 1)
+	go func() {
+		finished <- (&indexing{log: log, ixr: ixr, sched: sched, tl: tl}).run(context.Background())
+	}()
+	for i := 0; ; i++ {
+		select {
+		case err := <-finished:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Seek(p.Len()); err != nil {
+				t.Fatal(err)
+			}
+			want, err := sources.ReadAll(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := fold.New(fold.Options{})
+			f.Apply(want...)
+			if p.Len() != len(want) {
+				t.Fatalf("player has %d records, the log %d", p.Len(), len(want))
+			}
+			a, _ := f.Export()
+			b, _ := p.Fold().Export()
+			if !bytes.Equal(a.State, b.State) {
+				t.Fatal("the fold at the end differs from folding the whole log")
+			}
+			return
+		default:
+		}
+		if _, err := p.Seek((i * 7919) % (p.Len() + 1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
