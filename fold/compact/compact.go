@@ -67,12 +67,12 @@ func Compact(recs []model.Record, judge Judge) (Result, error) {
 	}
 	res.Rejected = append(res.Rejected, fmt.Errorf("reference compaction: %w", err))
 	fixed := Fixed(recs)
-	if err := judge(fixed); err == nil {
+	err = judge(fixed)
+	if err == nil {
 		res.Records, res.Method = fixed, MethodFixed
 		return res, nil
-	} else {
-		res.Rejected = append(res.Rejected, fmt.Errorf("fixed compaction: %w", err))
 	}
+	res.Rejected = append(res.Rejected, fmt.Errorf("fixed compaction: %w", err))
 	var out output
 	for i := range recs {
 		out.pass(&recs[i])
