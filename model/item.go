@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -22,6 +23,15 @@ const (
 	ItemRaw        ItemKind = "raw"        // a RAW event
 	ItemUnknown    ItemKind = "unknown"    // an event of a type AG-UI does not define
 	ItemDiagnostic ItemKind = "diagnostic" // input the fold rejected, with why
+	// ItemPlan is the agent's plan (ACP plan): Data holds its entries as a
+	// JSON array of PlanEntry, replaced whenever the agent sends a new plan.
+	ItemPlan ItemKind = "plan"
+	// ItemPermission is the agent asking whether a step may go ahead (ACP
+	// session/request_permission): ID is the request's id, Name the step's
+	// title, Step the step, Data the options as a JSON array of
+	// {optionId, name, kind}; open while unanswered, then Text says the
+	// answer.
+	ItemPermission ItemKind = "permission"
 )
 
 // Item is one row of the transcript. Items appear in the order their first
@@ -77,6 +87,14 @@ type Step struct {
 	// Location is the path or URL the step acts on, when upstream says.
 	Location string `json:"location,omitempty"`
 	Status   Status `json:"status"`
+	// Title is the agent's own one-line description of the step (ACP
+	// tool_call.title), shown when the category and location say less.
+	Title string `json:"title,omitempty"`
+	// Locations are all the files the step acts on (ACP tool_call.locations);
+	// Location is the first of them.
+	Locations []Location `json:"locations,omitempty"`
+	// Diffs are the file changes the step made or proposes, one per file.
+	Diffs []Diff `json:"diffs,omitempty"`
 
 	MessageID     string `json:"messageId,omitempty"`
 	RunID         string `json:"runId,omitempty"`
@@ -101,26 +119,56 @@ type Step struct {
 	LastSeq    uint64 `json:"lastSeq"`
 }
 
+// Location is a file a step acts on, and the line in it (1-based, 0 when
+// not given).
+type Location struct {
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+}
+
+// String is the path, with ":line" when the line is known.
+func (l Location) String() string {
+	if l.Line > 0 {
+		return l.Path + ":" + strconv.Itoa(l.Line)
+	}
+	return l.Path
+}
+
+// Diff is a change to one file: its text before (nil for a new file) and after.
+type Diff struct {
+	Path    string  `json:"path"`
+	OldText *string `json:"oldText"`
+	NewText string  `json:"newText"`
+}
+
 // Duration returns how long the step took (0 when unknown).
 func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * time.Millisecond }
 
 // Label is the step as a short phrase: the verb for its category (present
 // tense while running, past when done) and its location, or "Using <tool>"
-// for a step of category other.
+// for a step of category other. A step with a Title shows it where the
+// label would say less: after the verb when there is no location, and
+// instead of "Using <tool>".
 func (s *Step) Label() string {
 	done := s.Status.Done()
 	verb := s.Category.Verb(done)
 	if verb == "" {
+		if s.Title != "" {
+			return s.Title
+		}
 		if done {
 			verb = "Used " + s.ToolName
 		} else {
 			verb = "Using " + s.ToolName
 		}
 	}
-	if s.Location == "" {
-		return verb
+	switch {
+	case s.Location != "":
+		return verb + " · " + s.Location
+	case s.Title != "":
+		return verb + " · " + s.Title
 	}
-	return verb + " · " + s.Location
+	return verb
 }
 
 // Run is one agent run of the thread; ParentRunID links it into the run tree.
