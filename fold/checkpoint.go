@@ -120,6 +120,7 @@ func (st *state) independent() state {
 		Runs:  slices.Clone(st.Display.Runs),
 		RunID: st.Display.RunID,
 	}
+	n.ACP = st.ACP.clone()
 	n.Diagnostics = slices.Clip(st.Diagnostics)
 	n.Warnings = slices.Clone(st.Warnings) // sorted in place by flushPatches
 	return n

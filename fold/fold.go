@@ -46,6 +46,8 @@ type state struct {
 	Verify  verifyState  `json:"verify"`
 	Reduce  reduceState  `json:"reduce"`
 	Display displayState `json:"display"`
+	// ACP is the ACP side of the fold (acp_apply.go).
+	ACP acpState `json:"acp,omitzero"`
 
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	Warnings    []Warning    `json:"warnings,omitempty"`
@@ -117,6 +119,9 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 	c.seq, c.at = rec.Seq, rec.At
 	f.st.Applied++
 	f.st.LastSeq = rec.Seq
+	if rec.Proto == model.ProtoACP {
+		return f.applyACP(c, rec)
+	}
 	switch ev := rec.Event.(type) {
 	case nil:
 		f.diagnose(c, "", RuleUnreadable, "record has no event")

@@ -20,7 +20,8 @@ import (
 )
 
 // fixtures returns every log the laws are checked on: the peer samples, the
-// fixtures in testdata and the embedded demo.
+// fixtures in testdata, the embedded demo and the ACP recordings in
+// testdata/acp.
 func fixtures(t *testing.T) map[string][]model.Record {
 	t.Helper()
 	paths, _ := filepath.Glob("../testdata/peer/samples/*")
@@ -40,6 +41,22 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	}
 	if len(out) < 5 {
 		t.Fatalf("only %d fixtures found; the laws need the peer samples in testdata/peer/samples", len(out))
+	}
+	acpPaths, _ := filepath.Glob("../testdata/acp/*.jsonl")
+	if len(acpPaths) < 2 {
+		t.Fatalf("only %d ACP recordings found; the laws need those in testdata/acp", len(acpPaths))
+	}
+	for _, p := range acpPaths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := sources.ReadACPRecording(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["acp/"+filepath.Base(p)] = recs
 	}
 	return out
 }

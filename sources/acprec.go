@@ -67,7 +67,7 @@ func acpRecord(seq uint64, ln line, text []byte) model.Record {
 	rec.At = l.At
 	ev := acp.DecodeDir(l.Msg, l.Dir)
 	if bad, ok := ev.(*model.Unreadable); ok {
-		rec.Event = &model.Unreadable{Reason: where + "message " + bad.Reason, Offset: ln.start}
+		rec.Event = &model.Unreadable{Reason: where + "the message is " + bad.Reason, Offset: ln.start}
 		return rec
 	}
 	rec.Raw, rec.Event = bytes.Clone(l.Msg), ev

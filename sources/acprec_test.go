@@ -39,7 +39,7 @@ func TestReadACPRecording(t *testing.T) {
 	if _, ok := recs[2].Event.(*acp.AgentMessageChunk); !ok || recs[2].At.UnixMilli() != 1764500000250 {
 		t.Errorf("chunk: %+v", recs[2])
 	}
-	if u, ok := recs[3].Event.(*model.Unreadable); !ok || !strings.HasPrefix(u.Reason, "line 6: message not a JSON object") || recs[3].Raw != nil {
+	if u, ok := recs[3].Event.(*model.Unreadable); !ok || !strings.HasPrefix(u.Reason, "line 6: the message is not a JSON object") || recs[3].Raw != nil {
 		t.Errorf("bad message: %#v", recs[3].Event)
 	}
 	if r, ok := recs[4].Event.(*acp.Response); !ok || r.Dir != acp.Recv || r.ID.Raw() != "1" {

@@ -1,0 +1,67 @@
+package fold
+
+import (
+	"github.com/agentwatch/agentwatch/fold/acp"
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// acpPermission shows an agent's permission request: the step it names
+// takes the request's toolCall fields and waits (pending), and a
+// permission item holds the options until the answer. It returns the item.
+func (f *Fold) acpPermission(c *ctx, r *acp.RequestPermission) uint64 {
+	d := &f.st.Display
+	step, title := -1, ""
+	if r.ToolCall.ToolCallID != "" {
+		s := f.acpToolCall(c, &r.ToolCall, false)
+		if !s.Status.Done() && s.Status != model.StatusPending {
+			s.Status = model.StatusPending
+			d.touchStep(c, s)
+		}
+		step, title = s.Index, s.Label()
+		if s.Title != "" {
+			title = s.Title
+		}
+	} else if r.ToolCall.Title != nil {
+		title = *r.ToolCall.Title
+	}
+	f.acpEndMessage(c)
+	opts := r.Options
+	if opts == nil {
+		opts = []acp.PermissionOption{}
+	}
+	data, _ := agui.MarshalValue(opts)
+	it := d.add(c, &f.st, &model.Item{ID: r.ID.String(), Kind: model.ItemPermission, Status: model.StatusOpen, Name: title, Data: limitData(data)})
+	it.Step = step
+	return it.Seq
+}
+
+// acpPermissionAnswer records the answer to a permission request on its
+// item: the option chosen (its name and kind), or that it was cancelled.
+func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
+	it := f.st.Display.itemSeq(seq)
+	if it == nil {
+		return
+	}
+	var res acp.PermissionResult
+	switch {
+	case r.Error != nil:
+		it.Status, it.Text = model.StatusFailed, "error: "+r.Error.Message
+	case r.Decode(&res) != nil:
+		it.Status, it.Text = model.StatusFailed, "unreadable answer"
+	case res.Outcome.Outcome == "selected":
+		it.Status, it.Text = model.StatusCompleted, res.Outcome.OptionID
+		var opts []acp.PermissionOption
+		if agui.UnmarshalValue(it.Data, &opts) == nil {
+			for _, o := range opts {
+				if o.OptionID == res.Outcome.OptionID {
+					it.Text = o.Name + " (" + o.Kind + ")"
+					break
+				}
+			}
+		}
+	default:
+		it.Status, it.Text = model.StatusCancelled, "cancelled"
+	}
+	touch(c, it)
+}
