@@ -1,0 +1,291 @@
+package acpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentwatch/agentwatch/fold/acp"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// Options configure a connection to an agent.
+type Options struct {
+	// Command is the agent program and its arguments.
+	Command []string
+	// Dir is the session folder: the agent's working directory, the cwd of
+	// its sessions and the only place its fs and terminal requests reach.
+	Dir string
+	// AllowWrite advertises and serves fs/write_text_file.
+	AllowWrite bool
+	// AllowTerminal advertises and serves terminal/*.
+	AllowTerminal bool
+	// Stderr receives the agent's standard error (a log file: never the
+	// screen). Nil discards it.
+	Stderr io.Writer
+	// Record, when set, receives every JSON-RPC line in both directions as
+	// an ACP recording (fold/acp.FormatLine).
+	Record io.Writer
+	// Permissions decides permission requests.
+	Permissions Permissions
+	// Now stamps lines; nil is time.Now.
+	Now func() time.Time
+
+	// handlerDelay slows the update handler, for tests of the gate.
+	handlerDelay time.Duration
+}
+
+// Conn is a running agent and the ACP connection to it.
+type Conn struct {
+	opts    Options
+	cmd     *exec.Cmd
+	conn    *sdk.ClientSideConnection
+	journal *journal
+	records chan []model.Record
+	folder  *Folder
+	terms   *Terminals
+	perms   *permissions
+	gate    *gate
+
+	exited  chan struct{}
+	exitErr error
+
+	mu        sync.Mutex
+	sessionID string
+}
+
+// Start spawns the agent and connects to it; nothing is sent until
+// Initialize.
+func Start(opts Options) (*Conn, error) {
+	if len(opts.Command) == 0 {
+		return nil, errors.New("no agent command")
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	folder, err := NewFolder(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	cmd.Dir = folder.Root()
+	// The agent's stderr and the SDK's log share the writer: one at a time.
+	cmd.Stderr = &syncWriter{w: opts.Stderr}
+	if opts.Stderr == nil {
+		cmd.Stderr = io.Discard
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder),
+		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
+		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
+	c.gate = newGate()
+	out := &teeReader{r: stdout, gate: c.gate, split: lineSplitter{emit: func(l []byte) {
+		if c.journal.add(acp.Recv, l) {
+			c.gate.sent()
+		}
+	}}}
+	in := &teeWriter{w: stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
+	c.conn = sdk.NewClientSideConnection((*handler)(c), in, out)
+	// The SDK logs through slog's default (standard error, under the
+	// screen); its notes go with the agent's own.
+	c.conn.SetLogger(slog.New(slog.NewTextHandler(cmd.Stderr, nil)))
+	go c.journal.pump(c.records)
+	go func() {
+		<-c.conn.Done() // the agent's output ended
+		c.gate.close()
+		c.exitErr = cmd.Wait()
+		c.perms.cancelAll()
+		c.terms.Close()
+		c.journal.close()
+		close(c.exited)
+	}()
+	return c, nil
+}
+
+// Records delivers every JSON-RPC line in both directions, batched, in the
+// order they crossed; it closes after the agent's output ends.
+func (c *Conn) Records() <-chan []model.Record { return c.records }
+
+// Done is closed when the agent has exited and every line was delivered
+// to the journal.
+func (c *Conn) Done() <-chan struct{} { return c.exited }
+
+// ExitErr is how the agent process ended (after Done).
+func (c *Conn) ExitErr() error { return c.exitErr }
+
+// RecordErr is the first error writing the recording hit, if any.
+func (c *Conn) RecordErr() error { return c.journal.recordErr() }
+
+// Close ends the agent: its stdin is closed and, if it does not exit
+// within a second, it is killed.
+func (c *Conn) Close() error {
+	if c.cmd.Process == nil {
+		return nil
+	}
+	select {
+	case <-c.exited:
+		return nil
+	default:
+	}
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-c.exited:
+	case <-time.After(time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.exited
+	}
+	return nil
+}
+
+// Session is the session the connection works in.
+func (c *Conn) Session() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+func (c *Conn) setSession(id string) {
+	c.mu.Lock()
+	c.sessionID = id
+	c.mu.Unlock()
+}
+
+// Initialize negotiates ACP v1, advertising what the options allow and
+// asking adapters to stream command output (_meta.terminal_output).
+func (c *Conn) Initialize(ctx context.Context) (sdk.InitializeResponse, error) {
+	resp, err := c.conn.Initialize(ctx, sdk.InitializeRequest{
+		ProtocolVersion: sdk.ProtocolVersionNumber,
+		ClientCapabilities: sdk.ClientCapabilities{
+			Fs:       sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: c.opts.AllowWrite},
+			Terminal: c.opts.AllowTerminal,
+			Meta:     map[string]any{"terminal_output": true},
+		},
+		ClientInfo: &sdk.Implementation{Name: "agentwatch", Version: "dev"},
+	})
+	if err != nil {
+		return resp, c.explain("initialize", err)
+	}
+	if resp.ProtocolVersion != sdk.ProtocolVersionNumber {
+		return resp, fmt.Errorf("the agent speaks ACP version %d; agentwatch speaks %d", resp.ProtocolVersion, sdk.ProtocolVersionNumber)
+	}
+	return resp, nil
+}
+
+// Authenticate logs in with one of the methods the agent offered.
+func (c *Conn) Authenticate(ctx context.Context, methodID string) error {
+	_, err := c.conn.Authenticate(ctx, sdk.AuthenticateRequest{MethodId: methodID})
+	return c.explain("authenticate", err)
+}
+
+// NewSession starts a session in the session folder.
+func (c *Conn) NewSession(ctx context.Context) (sdk.NewSessionResponse, error) {
+	resp, err := c.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: c.folder.Root(), McpServers: []sdk.McpServer{}})
+	if err != nil {
+		return resp, c.explain("session/new", err)
+	}
+	c.setSession(string(resp.SessionId))
+	return resp, nil
+}
+
+// LoadSession asks the agent to replay session id; its history arrives as
+// session/update lines before and, with some agents, after the answer.
+func (c *Conn) LoadSession(ctx context.Context, id string) error {
+	c.setSession(id)
+	_, err := c.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: sdk.SessionId(id), Cwd: c.folder.Root(), McpServers: []sdk.McpServer{}})
+	return c.explain("session/load", err)
+}
+
+// ListSessions lists the agent's sessions for the session folder.
+func (c *Conn) ListSessions(ctx context.Context) ([]sdk.SessionInfo, error) {
+	var all []sdk.SessionInfo
+	req := sdk.ListSessionsRequest{Cwd: sdk.Ptr(c.folder.Root())}
+	for range 100 { // pages
+		resp, err := c.conn.ListSessions(ctx, req)
+		if err != nil {
+			return all, c.explain("session/list", err)
+		}
+		all = append(all, resp.Sessions...)
+		if resp.NextCursor == nil || *resp.NextCursor == "" {
+			break
+		}
+		req.Cursor = resp.NextCursor
+	}
+	return all, nil
+}
+
+// Prompt sends text as a prompt and waits for the turn to end; it returns
+// the stop reason. Cancel ends a turn early: Prompt then returns
+// "cancelled" when the agent says so. ctx only bounds the wait.
+func (c *Conn) Prompt(ctx context.Context, text string) (string, error) {
+	resp, err := c.conn.Prompt(ctx, sdk.PromptRequest{SessionId: sdk.SessionId(c.Session()), Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}})
+	if err != nil {
+		return "", c.explain("session/prompt", err)
+	}
+	return string(resp.StopReason), nil
+}
+
+// Cancel asks the agent to stop the current turn and answers every
+// permission request still waiting with "cancelled", as ACP asks.
+func (c *Conn) Cancel(ctx context.Context) error {
+	c.perms.cancelAll()
+	return c.explain("session/cancel", c.conn.Cancel(ctx, sdk.CancelNotification{SessionId: sdk.SessionId(c.Session())}))
+}
+
+// SetMode switches the session's mode.
+func (c *Conn) SetMode(ctx context.Context, modeID string) error {
+	_, err := c.conn.SetSessionMode(ctx, sdk.SetSessionModeRequest{SessionId: sdk.SessionId(c.Session()), ModeId: sdk.SessionModeId(modeID)})
+	return c.explain("session/set_mode", err)
+}
+
+// explain words an error of a call, naming the agent's exit when it died.
+func (c *Conn) explain(call string, err error) error {
+	if err == nil {
+		return nil
+	}
+	select {
+	case <-c.exited:
+		if c.exitErr != nil {
+			return fmt.Errorf("%s: the agent exited (%v)", call, c.exitErr)
+		}
+		return fmt.Errorf("%s: the agent exited", call)
+	case <-time.After(50 * time.Millisecond): // a dying agent's pipe closes first
+	}
+	var re *sdk.RequestError
+	if errors.As(err, &re) {
+		if re.Code == -32000 {
+			return fmt.Errorf("%s: the agent needs authentication first (%s)", call, re.Message)
+		}
+		return fmt.Errorf("%s: the agent answered error %d: %s", call, re.Code, re.Message)
+	}
+	return fmt.Errorf("%s: %w", call, err)
+}
+
+// syncWriter serialises writes from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
