@@ -2,8 +2,8 @@ package acpconn
 
 import (
 	"context"
-	"time"
 	"slices"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 )
