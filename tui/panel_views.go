@@ -35,21 +35,35 @@ const (
 	jsonIndent = 2
 )
 
-// executeView is "$ <command>" then the output as a terminal shows it.
+// executeView is "$ <command>" then the output as a terminal shows it
+// (colours kept). Without a command in the arguments or the location, the
+// agent's title stands in: as the command when it is one code span
+// ("`go test`", as agents title a shell call), else as a heading.
 func executeView(s *model.Step, a stepArgs, width, height int) []string {
 	cmd := a.str("command", "cmd", "script")
 	if cmd == "" {
 		cmd = s.Location
 	}
-	if cmd == "" && s.Result == "" {
+	heading := ""
+	if cmd == "" {
+		if t := strings.TrimSpace(s.Title); len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && strings.Count(t, "`") == 2 {
+			cmd = t[1 : len(t)-1]
+		} else {
+			heading = t
+		}
+	}
+	if cmd == "" && heading == "" && s.Result == "" {
 		return nil
 	}
 	lines := make([]string, 0, height)
-	if cmd != "" {
+	switch {
+	case cmd != "":
 		w := newCardWriter(width)
 		w.put("$ ", tlDim)
 		w.put(oneLine(cmd), "1")
 		lines = append(lines, w.String())
+	case heading != "":
+		lines = append(lines, styled(oneLine(heading), sgrBold, width))
 	}
 	if rest := height - len(lines); rest > 0 {
 		if out := TerminalLines(s.Result, width, rest); len(out) > 0 {
@@ -62,9 +76,16 @@ func executeView(s *model.Step, a stepArgs, width, height int) []string {
 }
 
 // editView is the diff of an edit, with the tool's one-line summary under
-// it, or its error over it when the edit failed.
+// it, or its error over it when the edit failed. The step's own diffs (old
+// and new text per file, as ACP sends them) come first, drawn as a unified
+// diff per file; then a diff in the arguments, then a result that is one.
 func editView(s *model.Step, a stepArgs, width, height int) []string {
-	diff := a.str("diff", "patch", "unified_diff")
+	diff := ""
+	if len(s.Diffs) > 0 {
+		diff = UnifiedDiffs(s.Diffs)
+	} else {
+		diff = a.str("diff", "patch", "unified_diff")
+	}
 	fromResult := false
 	if diff == "" && looksLikeDiff(s.Result) {
 		diff, fromResult = s.Result, true
@@ -110,6 +131,9 @@ func readView(s *model.Step, a stepArgs, width, height int) []string {
 		return nil
 	}
 	path := s.Location
+	if len(s.Locations) > 0 {
+		path = s.Locations[0].Path // Location may end in ":line"
+	}
 	if path == "" {
 		path = a.str("path", "file_path", "filePath", "file")
 	}
