@@ -11,8 +11,8 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// FuzzCompact: law 2 on fuzzed logs. The corpus is every sample and
-// generated log; the fuzzer changes their bytes (fields, types, ids) and,
+// FuzzCompact: law 2 on fuzzed logs. The corpus is every sample, generated
+// and hostile log; the fuzzer changes their bytes (fields, types, ids) and,
 // through ops, the order of their events: each pair of op bytes moves,
 // drops or copies one event, which is where compaction can go wrong. Fixed
 // alone must keep law 2, and Compact must never need to fall back to the
@@ -24,6 +24,9 @@ func FuzzCompact(f *testing.F) {
 	}
 	for _, sc := range genScenarios {
 		f.Add(genLog(sc.sc, 7), []byte{1, 9, 2, 5})
+	}
+	for seed := range uint64(8) {
+		f.Add(hostileLog(seed), []byte{})
 	}
 	f.Fuzz(func(t *testing.T, log, ops []byte) {
 		if len(log) > 1<<16 || len(ops) > 64 {
