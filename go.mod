@@ -3,6 +3,7 @@ module github.com/agentwatch/agentwatch
 go 1.26.0
 
 require (
+	charm.land/bubbles/v2 v2.2.1
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/glamour/v2 v2.0.1
 	github.com/alecthomas/chroma/v2 v2.14.0
@@ -13,8 +14,10 @@ require (
 	github.com/spf13/cobra v1.10.2
 )
 
+require github.com/atotto/clipboard v0.1.4 // indirect
+
 require (
-	charm.land/lipgloss/v2 v2.0.4 // indirect
+	charm.land/lipgloss/v2 v2.0.5 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/charmbracelet/colorprofile v0.4.3 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 // indirect
