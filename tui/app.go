@@ -94,6 +94,9 @@ type App struct {
 	flashNote    string // shown in the replay bar for a moment
 	flashGen     int
 	seekDragging bool // the mouse button went down on the replay bar
+
+	// agent, when set, is a live agent the prompt line talks to (app_agent.go).
+	agent *agentUI
 }
 
 type appFocus int
@@ -204,6 +207,15 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.playTick(msg)
 	case replayTickMsg:
 		return a, a.onReplayTick(msg)
+	case TurnMsg:
+		a.onTurn(msg)
+		return a, nil
+	case PermissionMsg:
+		a.onPermission(msg)
+		return a, nil
+	case PermissionClosedMsg:
+		a.onPermissionClosed(msg)
+		return a, nil
 	case flashDoneMsg:
 		if msg.gen == a.flashGen {
 			a.flashNote = ""
@@ -225,6 +237,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		a.wheel(tea.Mouse(msg))
 		return a, nil
+	}
+	if a.agent != nil { // the prompt line's own messages (cursor blink)
+		var cmd tea.Cmd
+		a.agent.input, cmd = a.agent.input.Update(msg)
+		return a, cmd
 	}
 	return a, nil
 }

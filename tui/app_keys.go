@@ -22,6 +22,11 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if a.agent != nil {
+		if cmd, ok := a.agentKey(k); ok {
+			return cmd
+		}
+	}
 	if a.player != nil {
 		if cmd, ok := a.replayKey(k); ok {
 			return cmd

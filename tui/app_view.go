@@ -84,7 +84,7 @@ func (a *App) render() string {
 		return ""
 	}
 	a.flushWheel()
-	rows := h - 1 // the footer
+	rows := max(1, h-1-a.agentRows()) // the footer, the agent's lines
 	lines := make([]string, 0, h)
 	if a.hidePanel {
 		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
@@ -104,10 +104,18 @@ func (a *App) render() string {
 		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
 	}
 	footer := appFooter
-	if a.player != nil {
+	switch {
+	case a.player != nil:
 		footer = replayFooter
+	case a.agent != nil:
+		footer = agentFooter
+		lines = append(lines, a.agentLines(w)...)
 	}
 	lines = append(lines, padLine(sgrFaint+ansi.Truncate(footer, w, "…")+sgrReset, w))
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	a.overlayPermission(lines, w)
 	if a.help {
 		overlayHelp(lines, w, a.player != nil)
 	}

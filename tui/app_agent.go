@@ -1,0 +1,278 @@
+package tui
+
+// This file holds the App's live-agent mode (ACP): a prompt line at the
+// bottom, a status line with the session, turns and cancel, and the
+// permission dialog.
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// Agent is what the screen may ask of a live agent. The calls return at
+// once; a turn's start and end come back as TurnMsg.
+type Agent interface {
+	// Prompt starts a turn with text.
+	Prompt(text string)
+	// Cancel asks the agent to stop the current turn.
+	Cancel()
+	// SetMode switches the session's mode.
+	SetMode(id string)
+}
+
+// TurnMsg tells the screen a turn started (Busy) or ended, with the stop
+// reason or the error that ended it.
+type TurnMsg struct {
+	Busy       bool
+	StopReason string
+	Err        error
+}
+
+// agentUI is the App's state for a live agent.
+type agentUI struct {
+	ctl        Agent
+	input      textinput.Model
+	focused    bool // keys go to the prompt line
+	busy       bool
+	cancelling bool
+	last       string // how the last turn ended
+	perms      []PermissionMsg
+}
+
+const agentFooter = "enter send  esc cancel turn / leave prompt  tab complete  /mode ID  i prompt  ←/→ step  ? help  ctrl+c quit"
+
+// NewAgentApp shows a live agent: records from its connection arrive on
+// recs, folded with f, and the prompt line talks to ctl.
+func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOptions) *App {
+	a := NewApp(f, recs, opts)
+	in := textinput.New()
+	in.Prompt = "❯ "
+	in.Placeholder = "ask the agent…  (/ for commands)"
+	in.ShowSuggestions = true
+	in.Focus()
+	a.agent = &agentUI{ctl: ctl, input: in, focused: true}
+	return a
+}
+
+// agentRows is how many rows the agent's lines take at the bottom.
+func (a *App) agentRows() int {
+	if a.agent == nil {
+		return 0
+	}
+	return 2
+}
+
+// agentLines draws the status line and the prompt line.
+func (a *App) agentLines(w int) []string {
+	g := a.agent
+	s := a.fold.Session()
+	var parts []string
+	switch {
+	case g.cancelling:
+		parts = append(parts, "\x1b[1;33m◌ cancelling…"+sgrReset)
+	case g.busy:
+		parts = append(parts, "\x1b[1;32m● working"+sgrReset+sgrFaint+" (esc cancels)"+sgrReset)
+	case g.last != "":
+		parts = append(parts, "turn ended: "+Plain(g.last))
+	default:
+		parts = append(parts, sgrFaint+"ready"+sgrReset)
+	}
+	if s.Mode != "" {
+		parts = append(parts, "mode "+Plain(s.Mode))
+	}
+	if s.Title != "" {
+		parts = append(parts, "“"+Plain(s.Title)+"”")
+	}
+	if s.Size > 0 {
+		parts = append(parts, fmt.Sprintf("%s/%s tokens", tokens(s.Used), tokens(s.Size)))
+	} else if s.Used > 0 {
+		parts = append(parts, tokens(s.Used)+" tokens")
+	}
+	if s.Cost != "" {
+		parts = append(parts, Plain(s.Cost))
+	}
+	status := padLine(ansi.Truncate(" "+strings.Join(parts, sgrFaint+" · "+sgrReset), w, "…"), w)
+	g.input.SetWidth(max(1, w-4))
+	g.input.SetSuggestions(a.suggestions(s))
+	prompt := g.input.View()
+	if !g.focused {
+		prompt = sgrFaint + ansi.Strip(prompt) + sgrReset
+	}
+	return []string{status, padLine(ansi.Truncate(prompt, w, "…"), w)}
+}
+
+// tokens is 12.3k for 12345.
+func tokens(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// suggestions are the slash commands and modes the prompt completes.
+func (a *App) suggestions(s model.Session) []string {
+	out := make([]string, 0, len(s.Commands)+len(s.Modes))
+	for _, c := range s.Commands {
+		out = append(out, "/"+c.Name)
+	}
+	for _, m := range s.Modes {
+		out = append(out, "/mode "+m.ID)
+	}
+	return out
+}
+
+// onTurn notes a turn's start or end.
+func (a *App) onTurn(m TurnMsg) {
+	g := a.agent
+	if g == nil {
+		return
+	}
+	g.busy = m.Busy
+	if m.Busy {
+		g.last, g.cancelling = "", false
+		return
+	}
+	g.cancelling = false
+	switch {
+	case m.Err != nil:
+		g.last = "error: " + m.Err.Error()
+	default:
+		g.last = m.StopReason
+	}
+}
+
+// onPermission queues a permission request; the first one shows.
+func (a *App) onPermission(m PermissionMsg) {
+	if a.agent == nil {
+		m.Answer <- ""
+		return
+	}
+	a.agent.perms = append(a.agent.perms, m)
+}
+
+// onPermissionClosed drops a request that stopped waiting.
+func (a *App) onPermissionClosed(m PermissionClosedMsg) {
+	if a.agent == nil {
+		return
+	}
+	a.agent.perms = dropPerm(a.agent.perms, m.ToolCallID)
+}
+
+func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Request.ToolCallID != toolCallID {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// agentKey handles a key in agent mode; ok is false for keys it leaves to
+// the ordinary handling.
+func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	g := a.agent
+	key := k.String()
+	if len(g.perms) > 0 {
+		p := g.perms[0]
+		if key == "esc" {
+			p.Answer <- ""
+			g.perms = g.perms[1:]
+			return nil, true
+		}
+		if key == "ctrl+c" {
+			return nil, false
+		}
+		if id, ok := optionForKey(p.Request.Options, key); ok {
+			p.Answer <- id
+			g.perms = g.perms[1:]
+		}
+		return nil, true // the dialog takes every key
+	}
+	if !g.focused {
+		switch key {
+		case "i", "/":
+			g.focused = true
+			if key == "/" {
+				g.input.SetValue("/")
+				g.input.CursorEnd()
+			}
+			return g.input.Focus(), true
+		case "esc":
+			if g.busy {
+				return a.cancelTurn(), true
+			}
+		}
+		return nil, false
+	}
+	switch key {
+	case "ctrl+c":
+		return nil, false
+	case "esc":
+		if g.busy {
+			return a.cancelTurn(), true
+		}
+		g.focused = false
+		g.input.Blur()
+		return nil, true
+	case "enter":
+		text := strings.TrimSpace(g.input.Value())
+		if text == "" {
+			return nil, true
+		}
+		if mode, ok := strings.CutPrefix(text, "/mode "); ok {
+			g.ctl.SetMode(strings.TrimSpace(mode))
+			g.input.Reset()
+			return nil, true
+		}
+		if g.busy {
+			g.last = "wait for the turn to end (esc cancels it)"
+			return nil, true
+		}
+		g.ctl.Prompt(text)
+		g.busy = true
+		g.input.Reset()
+		a.backToLive()
+		return nil, true
+	case "up", "down", "pgup", "pgdown":
+		return nil, false // scroll the transcript
+	}
+	var cmd tea.Cmd
+	g.input, cmd = g.input.Update(k)
+	return cmd, true
+}
+
+// cancelTurn sends session/cancel; the turn ends when the agent answers.
+func (a *App) cancelTurn() tea.Cmd {
+	g := a.agent
+	if !g.cancelling {
+		g.cancelling = true
+		g.ctl.Cancel()
+	}
+	return nil
+}
+
+// overlayPermission draws the first waiting permission request.
+func (a *App) overlayPermission(lines []string, w int) {
+	if a.agent == nil || len(a.agent.perms) == 0 {
+		return
+	}
+	req := a.agent.perms[0].Request
+	var step *model.Step
+	for _, s := range a.fold.Steps() {
+		if s.ToolCallID == req.ToolCallID {
+			step = s
+		}
+	}
+	overlayBox(lines, w, permissionBox(req, step, w, len(lines)))
+}
