@@ -52,6 +52,11 @@ func foldFile(opts *commonOptions, path string) (*fold.Fold, error) {
 	} else if ok {
 		return foldMessages(opts, recs)
 	}
+	if recs, ok, err := acpRecordingFile(path); err != nil {
+		return nil, err
+	} else if ok {
+		return foldMessages(opts, recs)
+	}
 	fo, err := foldOptions(opts)
 	if err != nil {
 		return nil, err
@@ -286,6 +291,11 @@ func runView(opts *commonOptions, args []string, stdout io.Writer) error {
 		return err
 	} else if ok {
 		return reviewMessages(opts, path, recs, format, stdout)
+	}
+	if recs, ok, err := acpRecordingFile(path); err != nil {
+		return err
+	} else if ok && !opts.play {
+		return reviewMessages(opts, path, recs, "ACP recording", stdout)
 	}
 	if !opts.plain && opts.record == "" && !isTerminal(stdout) {
 		// Piped without --plain: the step list, for scripts.

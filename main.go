@@ -118,7 +118,7 @@ The headless commands fold, validate and steps are for scripts and CI.`,
 	root.AddCommand(newFoldCommand(opts, stdout), newValidateCommand(opts, stdout), newStepsCommand(opts, stdout),
 		newTailCommand(opts, stdout), newConnectCommand(opts, stdout), newCompactCommand(opts, stdout))
 	root.Flags().BoolVar(&opts.play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
-	root.AddCommand(newReplayCommand(opts, stdout))
+	root.AddCommand(newReplayCommand(opts, stdout), newACPCommand(opts, stdout, stderr))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: exitUnreadable, err: fmt.Errorf("%w (see %s --help)", err, c.CommandPath())}
 	})

@@ -40,6 +40,9 @@ func messagesFile(path string) (recs []model.Record, format sources.MessagesForm
 
 // messagesNote says what was detected, for titles and headers.
 func messagesNote(format sources.MessagesFormat) string {
+	if format == "ACP recording" {
+		return "ACP recording (agentwatch replay plays it at its recorded pace)"
+	}
 	return string(format) + " · message-level review, no timing"
 }
 

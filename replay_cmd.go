@@ -174,11 +174,18 @@ func runReplay(opts *commonOptions, ro *replayOptions, path string, stdout io.Wr
 		src  replay.Source
 		rest *indexing // the indexing still to do, for a file
 	)
-	if path == "" || path == "-" {
+	recording, isRecording, err := acpRecordingFile(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case isRecording: // an ACP session agentwatch recorded: its true pace
+		src = replay.Slice(recording)
+	case path == "" || path == "-":
 		if src, err = replaySource(opts, path); err != nil {
 			return err
 		}
-	} else {
+	default:
 		log, ixr, done, err := openIndexed(path)
 		if err != nil {
 			return err
