@@ -10,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/internal/acptest"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
 )
 
 // session is a connection to the fixture agent with everything it sent
@@ -291,6 +293,21 @@ func TestRecordingMatchesRecords(t *testing.T) {
 	recLines := strings.Split(strings.TrimSpace(s.rec.String()), "\n")
 	if len(recLines) != len(s.recs) {
 		t.Fatalf("%d recording lines, %d records", len(recLines), len(s.recs))
+	}
+	recorded, err := sources.ReadACPRecording(strings.NewReader(s.rec.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, replayed := fold.New(fold.Options{}), fold.New(fold.Options{})
+	live.Apply(s.recs...)
+	replayed.Apply(recorded...)
+	a, _ := live.Export()
+	b, _ := replayed.Export()
+	if !bytes.Equal(a.State, b.State) {
+		t.Fatal("the recording folds differently from the live session")
+	}
+	if len(live.Steps()) < 13 {
+		t.Fatalf("the live session folded to %d steps", len(live.Steps()))
 	}
 	for i, l := range recLines {
 		line, err := acp.ParseLine([]byte(l))

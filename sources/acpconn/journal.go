@@ -40,7 +40,9 @@ func (j *journal) add(dir acp.Direction, line []byte) (update bool) {
 	}
 	line = bytes.Clone(line)
 	j.mu.Lock()
-	at := j.now()
+	// Stamped to the millisecond, in UTC, as the recording keeps it: the
+	// live fold and the fold of the recording are then the same.
+	at := time.UnixMilli(j.now().UnixMilli()).UTC()
 	j.seq++
 	ev := acp.DecodeDir(line, dir)
 	j.pending = append(j.pending, model.Record{Seq: j.seq, At: at, Proto: model.ProtoACP, Raw: line, Event: ev})
