@@ -24,9 +24,13 @@ type fakeAgent struct {
 	modes   []string
 }
 
-func (f *fakeAgent) Prompt(text string) { f.mu.Lock(); f.prompts = append(f.prompts, text); f.mu.Unlock() }
-func (f *fakeAgent) Cancel()            { f.mu.Lock(); f.cancels++; f.mu.Unlock() }
-func (f *fakeAgent) SetMode(id string)  { f.mu.Lock(); f.modes = append(f.modes, id); f.mu.Unlock() }
+func (f *fakeAgent) Prompt(text string) {
+	f.mu.Lock()
+	f.prompts = append(f.prompts, text)
+	f.mu.Unlock()
+}
+func (f *fakeAgent) Cancel()           { f.mu.Lock(); f.cancels++; f.mu.Unlock() }
+func (f *fakeAgent) SetMode(id string) { f.mu.Lock(); f.modes = append(f.modes, id); f.mu.Unlock() }
 
 // acpCodingSession reads the hand-written ACP recording.
 func acpCodingSession(t *testing.T) []model.Record {
