@@ -2,8 +2,9 @@
 # Drives the real agentwatch binary in tmux, as a user would, and checks what
 # the screen shows: review of a saved log, stepping, layout switch, the
 # demo replayed at 8× (pause, seek with 5, event steps), live following and
-# back to live on a tailed file, help, quitting, at 160×48 and 80×24; fails
-# on any panic output. Run from anywhere: scripts/smoke-tui.sh
+# back to live on a tailed file, help, quitting, at 160×48 and 80×24; an
+# ACP agent driven live (prompt, permission dialog); fails on any panic
+# output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,6 +97,24 @@ expect "Back to live"
 tmux send-keys -t "$session" L
 expect "LIVE"
 quit
+
+# acp: a live ACP agent (the fixture agent): type a prompt, steps appear,
+# the permission dialog is answered, the turn ends, q quits.
+go build -o "$work/fixture-agent" ./internal/acptest/cmd/fixture-agent
+mkdir -p "$work/project"
+run 160x48 acp --cwd "$work/project" --stderr-log "$work/agent.log" --record "$work/acp.jsonl" -- "$work/fixture-agent"
+expect "ask the agent" 10
+tmux send-keys -t "$session" "all" Enter
+expect "Ran command" 10
+expect "Permission" 10
+expect "[1/y] Allow once"
+tmux send-keys -t "$session" y
+expect "turn ended: end_turn" 10
+expect "Edited"
+tmux send-keys -t "$session" Escape # leave the prompt line
+sleep 0.5 # an esc followed at once by q reads as alt+q
+quit
+grep -q '"dir":"recv"' "$work/acp.jsonl" || { echo "smoke: the ACP recording is empty" >&2; exit 1; }
 
 if grep -q -e "panic" -e "goroutine " "$work/stderr"; then
 	echo "smoke: the program panicked:" >&2
