@@ -97,6 +97,8 @@ type App struct {
 
 	// agent, when set, is a live agent the prompt line talks to (app_agent.go).
 	agent *agentUI
+	// showPlan shows the agent's plan in the panel instead of the step's view.
+	showPlan bool
 }
 
 type appFocus int
@@ -406,6 +408,17 @@ func (a *App) playTick(msg playTickMsg) tea.Cmd {
 		return nil
 	}
 	return a.tick()
+}
+
+// plan returns the agent's newest plan item, or nil.
+func (a *App) plan() *model.Item {
+	items := a.fold.Items()
+	for i := len(items) - 1; i >= 0; i-- {
+		if items[i].Kind == model.ItemPlan {
+			return items[i]
+		}
+	}
+	return nil
 }
 
 // step returns the selected step, or nil.

@@ -165,3 +165,18 @@ func TestAgentGolden(t *testing.T) {
 		checkGolden(t, "acp", name, got, "AgentGolden")
 	}
 }
+
+// p shows the agent's plan in the computer panel, and again goes back.
+func TestAgentPlanInPanel(t *testing.T) {
+	a, _ := newAgentTestApp(t, 160, 48)
+	a.Update(keyPress("esc")) // leave the prompt line
+	a.Update(keyPress("p"))
+	got := ansi.Strip(a.View().Content)
+	if !strings.Contains(got, "of 4 done") || !strings.Contains(got, "Check the docs") {
+		t.Fatalf("p: no plan in the panel:\n%s", got)
+	}
+	a.Update(keyPress("p"))
+	if a.showPlan {
+		t.Fatal("second p did not go back to the step")
+	}
+}

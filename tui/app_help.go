@@ -19,7 +19,7 @@ var helpLines = [][2]string{
 	{"L", "back to live"},
 	{"tab", "focus transcript / panel"},
 	{"Enter", "open the computer at a step"},
-	{"c", "show / hide the computer"},
+	{"c / p", "hide the computer / show the plan"},
 	{"[ / ]", "previous / next run"},
 	{"v", "side pane / bottom sheet"},
 	{"↑/↓  PgUp/PgDn", "scroll the transcript"},

@@ -37,6 +37,11 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	case "?":
 		a.help = true
+	case "p":
+		a.showPlan = !a.showPlan && a.plan() != nil
+		if a.showPlan {
+			a.hidePanel = false
+		}
 	case "c":
 		a.hidePanel = !a.hidePanel
 		if a.hidePanel {

@@ -202,6 +202,9 @@ func (a *App) panelPane(r rect) []string {
 	lines := make([]string, 0, viewH+fixed)
 	lines = append(lines, a.panelHeader(s, body))
 	view := a.panelView(s, r.w, viewH)
+	if plan := a.plan(); a.showPlan && plan != nil {
+		view = PlanLines(plan.Data, r.w, viewH)
+	}
 	for i := range viewH {
 		if i < len(view) {
 			lines = append(lines, padLine(view[i], r.w))

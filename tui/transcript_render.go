@@ -140,6 +140,9 @@ func (t *Transcript) gutter() (int, bool) {
 	return transcriptGutter, false
 }
 
+// transcriptPlanRows bounds a plan drawn in the transcript.
+const transcriptPlanRows = 12
+
 // render draws one item; every line is exactly t.width cells.
 func (t *Transcript) render(it *model.Item, expanded bool) []string {
 	w := t.width
@@ -165,6 +168,15 @@ func (t *Transcript) render(it *model.Item, expanded bool) []string {
 		return trWrapRows(head+": "+Plain(it.Text), w, tlRed)
 	case model.ItemDiagnostic:
 		return trWrapRows("⚠ "+Plain(it.Text), w, tlRed)
+	case model.ItemPlan:
+		// The plan as a checklist: it is replaced as the agent works.
+		if lines := PlanLines(it.Data, w-g, transcriptPlanRows); lines != nil {
+			out := []string{trFitLine(trStyled("plan", tlDim), w)}
+			for _, l := range lines {
+				out = append(out, trFitLine(pad+l, w))
+			}
+			return out
+		}
 	}
 	return []string{trDimLine(pad, trOtherLine(it), w)}
 }
