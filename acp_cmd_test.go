@@ -53,6 +53,14 @@ func TestACPPlainTurn(t *testing.T) {
 	}
 }
 
+// An agent that cannot load sessions says so clearly.
+func TestACPLoadUnsupported(t *testing.T) {
+	code, _, errOut, _ := acpRun(t, []string{"ACPTEST_NO_LOAD=1"}, "--load", "fx-1", "--plain")
+	if code != exitUnreadable || !strings.Contains(errOut, "cannot load sessions") {
+		t.Fatalf("exit %d, err %q", code, errOut)
+	}
+}
+
 func TestACPFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"acp"},

@@ -26,8 +26,9 @@ const (
 
 // PanelLines draws the body of the computer panel for one step in width×height
 // cells: a view chosen by the step's category. execute: "$ <command>" then the
-// output (TerminalLines). edit: the diff (DiffLines) from the args' "diff" member
-// (or the result when it is a diff), else args/result as JSON. read: the file
+// output (TerminalLines). edit: the step's Diffs (an ACP diff, one unified diff
+// per file), else the diff (DiffLines) from the args' "diff" member (or the
+// result when it is a diff), else args/result as JSON. read: the file
 // text with colours (SourceLines, path = Location). search: the query line then
 // result lines, matches of the query highlighted. fetch: the URL line, then the
 // screenshot (HalfBlock, up to half the height) when there is one, then the text.

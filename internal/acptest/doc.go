@@ -23,6 +23,7 @@
 //	ACPTEST_LOAD_SPLIT=half|before|after
 //	                        where session/load replays history (default half)
 //	ACPTEST_DELAY=200ms     pause after each update of `all` and `permission`
+//	ACPTEST_NO_LOAD=1       advertise loadSession false (an agent that cannot replay)
 //
 // # Session methods
 //

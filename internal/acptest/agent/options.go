@@ -22,6 +22,8 @@ const (
 	// `permission` scripts (default 0: as fast as possible), for watching a
 	// turn unfold by eye.
 	EnvDelay = "ACPTEST_DELAY"
+	// EnvNoLoad=1 advertises loadSession false.
+	EnvNoLoad = "ACPTEST_NO_LOAD"
 )
 
 // AuthMethodID is the only authentication method the agent offers when it
@@ -50,6 +52,9 @@ type Options struct {
 	// RequireAuth makes session methods answer -32000 until the client
 	// calls `authenticate` with AuthMethodID.
 	RequireAuth bool
+	// NoLoad makes the agent advertise loadSession false, like agents that
+	// cannot replay a session.
+	NoLoad bool
 	// Store holds sessions; share one Store between connections to load in
 	// one connection a session made in another. Nil means a fresh
 	// in-memory store.
@@ -84,6 +89,7 @@ const CrashExitCode = 3
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	var o Options
 	o.RequireAuth = getenv(EnvAuth) == "1"
+	o.NoLoad = getenv(EnvNoLoad) == "1"
 	if dir := getenv(EnvStore); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return o, fmt.Errorf("%s=%s: %w", EnvStore, dir, err)

@@ -20,7 +20,7 @@ func (f *fixture) Initialize(_ context.Context, p acp.InitializeRequest) (acp.In
 	resp := acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{
-			LoadSession:         true,
+			LoadSession:         !f.opts.NoLoad,
 			PromptCapabilities:  acp.PromptCapabilities{Image: true},
 			SessionCapabilities: acp.SessionCapabilities{List: &acp.SessionListCapabilities{}},
 		},
