@@ -111,21 +111,3 @@ func (d *displayState) itemSeq(seq uint64) *model.Item {
 	}
 	return d.ownItem(d.Items[i])
 }
-
-// appendTo streams delta onto an item's text through the display's
-// streaming buffers (see flush), as appendText does for AG-UI messages.
-func (d *displayState) appendTo(c *ctx, it *model.Item, delta string) {
-	buf := d.lastBuf
-	if it != d.lastStream {
-		if buf = d.streaming[it]; buf == nil {
-			buf = &textBuf{b: append([]byte(nil), it.Text...)}
-			if d.streaming == nil {
-				d.streaming = map[*model.Item]*textBuf{}
-			}
-			d.streaming[it] = buf
-		}
-		d.lastStream, d.lastBuf = it, buf
-	}
-	buf.b = append(buf.b, delta...)
-	touch(c, it)
-}

@@ -379,21 +379,27 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 	d.add(c, f, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
 }
 
+// appendTo streams delta onto an item's text through the display's
+// streaming buffers (see flush), for AG-UI and ACP messages alike.
+func (d *displayState) appendTo(c *ctx, it *model.Item, delta string) {
+	buf := d.lastBuf
+	if it != d.lastStream {
+		if buf = d.streaming[it]; buf == nil {
+			buf = &textBuf{b: append([]byte(nil), it.Text...)}
+			if d.streaming == nil {
+				d.streaming = map[*model.Item]*textBuf{}
+			}
+			d.streaming[it] = buf
+		}
+		d.lastStream, d.lastBuf = it, buf
+	}
+	buf.b = append(buf.b, delta...)
+	touch(c, it)
+}
+
 func (d *displayState) appendText(c *ctx, id, delta string) {
 	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity {
-		buf := d.lastBuf
-		if it != d.lastStream {
-			if buf = d.streaming[it]; buf == nil {
-				buf = &textBuf{b: append([]byte(nil), it.Text...)}
-				if d.streaming == nil {
-					d.streaming = map[*model.Item]*textBuf{}
-				}
-				d.streaming[it] = buf
-			}
-			d.lastStream, d.lastBuf = it, buf
-		}
-		buf.b = append(buf.b, delta...)
-		touch(c, it)
+		d.appendTo(c, it, delta)
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -56,25 +56,7 @@ func (r *reduceState) flushPatches(warn func(seq uint64, msg string)) {
 	r.patches = r.patches[:0]
 }
 
-// applyPatch applies an RFC 6902 patch atomically: on any failure (including
-// a failed `test`) the document is unchanged and the error says why.
-func applyPatch(doc, patch jsontext.Value) (out jsontext.Value, err error) {
-	defer func() {
-		// The patch library is not written for hostile input; a panic there
-		// must not take the fold down.
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("patch could not be applied: %v", p)
-		}
-	}()
-	p, err := jsonpatch.DecodePatch(patch)
-	if err != nil {
-		return nil, err
-	}
-	opts := jsonpatch.NewApplyOptions()
-	opts.EnsurePathExistsOnAdd = false
-	res, err := p.ApplyWithOptions(doc, opts)
-	if err != nil {
-		return nil, err
-	}
-	return jsontext.Value(res), nil
+// applyPatch applies an RFC 6902 patch atomically (agui.ApplyPatch).
+func applyPatch(doc, patch jsontext.Value) (jsontext.Value, error) {
+	return agui.ApplyPatch(doc, patch)
 }

@@ -2,9 +2,7 @@ package compact
 
 import (
 	"errors"
-	"fmt"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -61,21 +59,5 @@ func applyPatch(doc, patch jsontext.Value) (out jsontext.Value, err error) {
 	if doc == nil || patch == nil {
 		return nil, errors.New("no document or no patch")
 	}
-	defer func() {
-		// The patch library is not written for hostile input.
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("patch could not be applied: %v", p)
-		}
-	}()
-	p, err := jsonpatch.DecodePatch(patch)
-	if err != nil {
-		return nil, err
-	}
-	opts := jsonpatch.NewApplyOptions()
-	opts.EnsurePathExistsOnAdd = false
-	res, err := p.ApplyWithOptions(doc, opts)
-	if err != nil {
-		return nil, err
-	}
-	return jsontext.Value(res), nil
+	return agui.ApplyPatch(doc, patch)
 }
