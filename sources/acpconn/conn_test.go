@@ -107,6 +107,17 @@ func (s *session) wire() string {
 	return b.String()
 }
 
+// eventually polls cond for up to 10 s: records reach the test through the
+// journal's pump, a moment after the SDK has seen them.
+func eventually(cond func() bool) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return true
+		}
+	}
+	return cond()
+}
+
 func ctx10(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	t.Cleanup(cancel)
@@ -120,7 +131,7 @@ func TestBurstLosesNothing(t *testing.T) {
 	if err != nil || stop != "end_turn" {
 		t.Fatalf("burst: %q, %v", stop, err)
 	}
-	time.Sleep(100 * time.Millisecond)
+	eventually(func() bool { return s.updatesOfLastPrompt() >= 20002 })
 	if got := s.updatesOfLastPrompt(); got != 20002 {
 		t.Fatalf("%d updates arrived, want 20002", got)
 	}
@@ -138,6 +149,7 @@ func TestBurstWithSlowHandler(t *testing.T) {
 	if err != nil || stop != "end_turn" {
 		t.Fatalf("burst: %q, %v", stop, err)
 	}
+	eventually(func() bool { return s.updatesOfLastPrompt() >= 5002 })
 	if got := s.updatesOfLastPrompt(); got != 5002 {
 		t.Fatalf("%d updates arrived, want 5002", got)
 	}
@@ -169,7 +181,7 @@ func TestPermissionAnswers(t *testing.T) {
 			if len(req.Options) != 4 || req.ToolCallID == "" {
 				t.Fatalf("request %+v", req)
 			}
-			if !strings.Contains(s.wire(), tc.status) {
+			if !eventually(func() bool { return strings.Contains(s.wire(), tc.status) }) {
 				t.Fatalf("no %s after %s", tc.status, tc.name)
 			}
 		})
@@ -243,6 +255,7 @@ func TestFSConfined(t *testing.T) {
 		if stop, err := s.conn.Prompt(ctx10(t), "fs "+p); err != nil || stop != "end_turn" {
 			t.Fatalf("fs %s: %q, %v", p, stop, err)
 		}
+		eventually(func() bool { return strings.Contains(s.wire()[before:], `"stopReason"`) })
 		w := s.wire()[before:]
 		if strings.Contains(w, "TOPSECRET") || strings.Contains(w, "root:x:0:0") {
 			t.Fatalf("fs %s leaked the file:\n%s", p, w)
@@ -253,7 +266,7 @@ func TestFSConfined(t *testing.T) {
 	}
 	before := len(s.wire())
 	s.conn.Prompt(ctx10(t), "fs "+root+"/ok.txt")
-	if !strings.Contains(s.wire()[before:], "fine content") {
+	if !eventually(func() bool { return strings.Contains(s.wire()[before:], "fine content") }) {
 		t.Fatal("a file inside the folder was not served")
 	}
 }
