@@ -196,7 +196,7 @@ func benchLog(b *testing.B) []model.Record {
 }
 
 // benchEvery are the checkpoint spacings the benchmarks compare.
-var benchEvery = []int{4096}
+var benchEvery = []int{1024, 4096, 16384}
 
 // heapInUse is the live heap after a collection.
 func heapInUse() uint64 {
