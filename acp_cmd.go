@@ -307,6 +307,7 @@ type screenAgent struct {
 	prog *tea.Program
 }
 
+// Prompt runs a turn in the background and tells the screen when it ends.
 func (a *screenAgent) Prompt(text string) {
 	go func() {
 		a.prog.Send(tui.TurnMsg{Busy: true})
@@ -315,10 +316,12 @@ func (a *screenAgent) Prompt(text string) {
 	}()
 }
 
+// Cancel sends session/cancel; the turn's end comes through Prompt.
 func (a *screenAgent) Cancel() {
 	go func() { _ = a.conn.Cancel(a.ctx) }()
 }
 
+// SetMode switches the mode; a refusal shows as the turn line's error.
 func (a *screenAgent) SetMode(id string) {
 	go func() {
 		if err := a.conn.SetMode(a.ctx, id); err != nil {
