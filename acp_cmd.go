@@ -321,11 +321,12 @@ func (a *screenAgent) Cancel() {
 	go func() { _ = a.conn.Cancel(a.ctx) }()
 }
 
-// SetMode switches the mode; a refusal shows as the turn line's error.
+// SetMode switches the mode; a refusal shows in the title bar (a turn may
+// be running, so it must not end the turn line's state).
 func (a *screenAgent) SetMode(id string) {
 	go func() {
 		if err := a.conn.SetMode(a.ctx, id); err != nil {
-			a.prog.Send(tui.TurnMsg{Err: err})
+			a.prog.Send(tui.SourceStatusMsg(err.Error()))
 		}
 	}()
 }
