@@ -280,12 +280,19 @@ func duration(s *model.Step) string {
 	return d.Round(100 * time.Millisecond).String()
 }
 
-func runView(opts *commonOptions, args []string, stdout io.Writer) error {
-	path := fileArg(args)
+// checkLayout refuses a --layout the screen does not know.
+func checkLayout(opts *commonOptions) error {
 	switch opts.layout {
 	case tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
-	default:
-		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+		return nil
+	}
+	return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+}
+
+func runView(opts *commonOptions, args []string, stdout io.Writer) error {
+	path := fileArg(args)
+	if err := checkLayout(opts); err != nil {
+		return err
 	}
 	if recs, format, ok, err := messagesFile(path); err != nil {
 		return err

@@ -137,10 +137,8 @@ example an Authorization token; headers are never logged or shown).`,
 // watch shows a live source: on the screen, or as lines with --plain (or
 // when output is not a terminal), recording it first when asked.
 func watch(parent context.Context, opts *commonOptions, title string, src <-chan []model.Record, status <-chan string, stdout io.Writer) (err error) {
-	switch opts.layout {
-	case tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
-	default:
-		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+	if err := checkLayout(opts); err != nil {
+		return err
 	}
 	fo, err := foldOptions(opts)
 	if err != nil {

@@ -153,10 +153,8 @@ func runReplay(opts *commonOptions, ro *replayOptions, path string, stdout io.Wr
 	if err != nil {
 		return &exitError{code: exitUnreadable, err: err}
 	}
-	switch opts.layout {
-	case tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
-	default:
-		return &exitError{code: exitUnreadable, err: fmt.Errorf("--layout %q: want auto, side or sheet", opts.layout)}
+	if err := checkLayout(opts); err != nil {
+		return err
 	}
 	if recs, format, ok, err := messagesFile(path); err != nil {
 		return err
