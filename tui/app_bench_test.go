@@ -127,7 +127,7 @@ func runPump(t *testing.T, a *App) (recordMsgs int) {
 // TestBurstIsBatched sends 10,000 records one per send while the pump runs
 // and checks the pump turns the burst into far fewer messages (and so far
 // fewer frames) than sends. It also logs the figure for the unbuffered
-// channel commands.go makes.
+// channel the application layer (app/view.go) makes.
 func TestBurstIsBatched(t *testing.T) {
 	recs := readLog(t, bigLog(250, 2_500))
 	if len(recs) < 10_000 {

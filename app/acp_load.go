@@ -1,9 +1,8 @@
-package main
+package app
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 	"time"
 
@@ -49,11 +48,11 @@ func (c *collector) all() []model.Record {
 	return c.recs
 }
 
-// loadSession opens its own connection, loads session ao.load and returns
+// loadSession opens its own connection, loads session ao.Load and returns
 // every line of it, the history that came after the answer included. ACP
 // updates carry no times, so the records' times are cleared: the replay
 // plays them at --pace.
-func loadSession(ctx context.Context, opts *commonOptions, ao *acpOptions, args []string) ([]model.Record, error) {
+func loadSession(ctx context.Context, opts *Options, ao *ACPOptions, args []string) ([]model.Record, error) {
 	s, err := startACP(opts, ao, args, acpconn.Permissions{}, true)
 	if err != nil {
 		return nil, err
@@ -71,10 +70,10 @@ func loadSession(ctx context.Context, opts *commonOptions, ao *acpOptions, args 
 	closeErr := s.close()
 	<-done
 	if loadErr != nil {
-		return nil, &exitError{code: exitUnreadable, err: loadErr}
+		return nil, BadInput(loadErr)
 	}
 	if closeErr != nil {
-		return nil, &exitError{code: exitUnreadable, err: fmt.Errorf("--record: %w", closeErr)}
+		return nil, BadInput(fmt.Errorf("--record: %w", closeErr))
 	}
 	recs := col.all()
 	for i := range recs {
@@ -84,7 +83,7 @@ func loadSession(ctx context.Context, opts *commonOptions, ao *acpOptions, args 
 }
 
 // acpLoad replays a loaded session with the replay controls.
-func acpLoad(ctx context.Context, opts *commonOptions, ao *acpOptions, args []string, fo fold.Options, stdout io.Writer) error {
+func acpLoad(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
 	recs, err := loadSession(ctx, opts, ao, args)
 	if err != nil {
 		return err
@@ -92,18 +91,18 @@ func acpLoad(ctx context.Context, opts *commonOptions, ao *acpOptions, args []st
 	src := replay.Slice(recs)
 	tl, err := newTimeline(src, fo)
 	if err != nil {
-		return &exitError{code: exitUnreadable, err: err}
+		return BadInput(err)
 	}
-	sched := replay.NewSchedule(src, replay.ScheduleOptions{Pace: ao.pace})
-	ro := defaultReplay()
-	ro.pace = ao.pace
-	title := "session " + ao.load
-	if opts.plain || !isTerminal(stdout) {
-		return replayPlain(ctx, opts, ro, startAt{}, src, tl, sched, title, stdout)
+	sched := replay.NewSchedule(src, replay.ScheduleOptions{Pace: ao.Pace})
+	ro := DefaultReplay()
+	ro.Pace = ao.Pace
+	title := "session " + ao.Load
+	if opts.Plain || !opts.screen() {
+		return replayPlain(ctx, opts, ro, startAt{}, src, tl, sched, title)
 	}
 	p := replay.NewPlayer(src, tl, sched, replay.PlayerOptions{})
 	if err := p.Play(); err != nil {
 		return err
 	}
-	return runPlayer(ctx, opts, title, p, nil, stdout)
+	return runPlayer(ctx, opts, title, p, nil)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 func compactRun(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(append([]string{"compact"}, args...), strings.NewReader(stdin), &out, &errb)
+	code := Run(append([]string{"compact"}, args...), strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -35,7 +35,7 @@ func TestCompactCommandGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			want, err := os.ReadFile(filepath.Join("testdata/compact/golden", e.Name()+".ours.json"))
+			want, err := os.ReadFile(filepath.Join("../testdata/compact/golden", e.Name()+".ours.json"))
 			if err != nil {
 				t.Fatal(err)
 			}

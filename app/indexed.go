@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -57,11 +57,11 @@ const firstChunk = 4096
 func openIndexed(path string) (*indexedLog, *sources.Indexer, bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, false, &exitError{code: exitUnreadable, err: err}
+		return nil, nil, false, BadInput(err)
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, false, &exitError{code: exitUnreadable, err: fmt.Errorf("%s: not a regular file (replay needs to read it again at any place)", path)}
+		return nil, nil, false, BadInput(fmt.Errorf("%s: not a regular file (replay needs to read it again at any place)", path))
 	}
 	ixr := sources.NewIndexer(f)
 	l := &indexedLog{file: f}
@@ -69,7 +69,7 @@ func openIndexed(path string) (*indexedLog, *sources.Indexer, bool, error) {
 	done := errors.Is(err, io.EOF)
 	if err != nil && !done {
 		f.Close()
-		return nil, nil, false, &exitError{code: exitUnreadable, err: fmt.Errorf("%s: %w", path, err)}
+		return nil, nil, false, BadInput(fmt.Errorf("%s: %w", path, err))
 	}
 	l.set(ix)
 	return l, ixr, done, nil

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // These tests run the headless commands as a user would, through run, on the
 // reference samples in testdata/peer (see testdata/peer/README.md).
 
-const cliPeerDir = "testdata/peer"
+const cliPeerDir = "../testdata/peer"
 
 // cliPeerSample is a sample log and what the reference verifier said of it.
 type cliPeerSample struct {
@@ -66,7 +66,7 @@ func cliPeerSamples(t *testing.T) []cliPeerSample {
 func runCLI(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, bytes.NewReader(stdin), &out, &errb)
+	code = Run(args, bytes.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // median, 99th percentile and worst seek, the time to index and fold the
 // whole log, and the heap the replay keeps (index, checkpoints, fold).
 //
-//	go test . -run '^$' -bench ReplaySeek1M -benchtime 400x
+//	go test ./app/ -run '^$' -bench ReplaySeek1M -benchtime 400x
 func BenchmarkReplaySeek1M(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "1m.jsonl")
 	if err := os.WriteFile(path, loggen.Generate(1_000_000, 7), 0o644); err != nil {

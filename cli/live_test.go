@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -71,13 +71,13 @@ func TestConnectPlainAndRecord(t *testing.T) {
 
 // --plain on a file prints the run in order; --record refuses an existing file.
 func TestPlainFileAndRecordRefusal(t *testing.T) {
-	code, out, _ := runCLI(t, nil, "--plain", "testdata/peer/samples/full.json")
+	code, out, _ := runCLI(t, nil, "--plain", "../testdata/peer/samples/full.json")
 	if code != 0 || !strings.HasPrefix(out, "run r1 started\n") || !strings.Contains(out, "run r1 completed\nrun r2 started (continues r1)") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	existing := filepath.Join(t.TempDir(), "x.json")
 	os.WriteFile(existing, []byte("[]"), 0o644)
-	code, _, errOut := runCLI(t, nil, "--plain", "--record", existing, "testdata/peer/samples/full.json")
+	code, _, errOut := runCLI(t, nil, "--plain", "--record", existing, "../testdata/peer/samples/full.json")
 	if code != exitUnreadable || !strings.Contains(errOut, "--append") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/acptest"
 )
@@ -103,12 +104,12 @@ func TestACPRecordListLoad(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d", code)
 	}
-	recs, ok, err := acpRecordingFile(rec)
-	if err != nil || !ok {
+	src, err := app.Identify(rec)
+	if err != nil || src.Kind != app.KindACPRecording {
 		t.Fatalf("recording not recognised: %v", err)
 	}
 	f := fold.New(fold.Options{})
-	f.Apply(recs...)
+	f.Apply(src.Records...)
 	if n := len(f.Steps()); n < 13 {
 		t.Fatalf("the recording folds to %d steps", n)
 	}

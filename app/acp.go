@@ -1,0 +1,355 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources/acpconn"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// ACPOptions are how an ACP agent is run.
+type ACPOptions struct {
+	// Cwd is the session folder: the only place the agent's fs requests reach.
+	Cwd string
+	// AllowWrite and AllowTerminal let the agent write files and run commands there.
+	AllowWrite    bool
+	AllowTerminal bool
+	// Permissions answers permission requests without asking: "",
+	// "allow-once" or "allow-always".
+	Permissions string
+	// Prompt is sent first; with --plain it is the one headless turn.
+	Prompt string
+	// List lists the agent's sessions; Load replays one.
+	List bool
+	Load string
+	// Pace is the time between replayed updates of a loaded session.
+	Pace time.Duration
+	// StderrLog is the file for the agent's standard error ("" for a temp file).
+	StderrLog string
+	// Auth is the authentication method to use when the agent asks for one.
+	Auth string
+}
+
+func (ao *ACPOptions) check(opts *Options) error {
+	switch ao.Permissions {
+	case "", "allow-once", "allow-always":
+	default:
+		return fmt.Errorf("--permissions %q: want allow-once or allow-always", ao.Permissions)
+	}
+	if ao.List && ao.Load != "" {
+		return errors.New("--list and --load: choose one")
+	}
+	if ao.Pace < 0 {
+		return fmt.Errorf("--pace %v: want 0 or more", ao.Pace)
+	}
+	if opts.Plain && ao.Prompt == "" && !ao.List && ao.Load == "" {
+		return errors.New("--plain needs --prompt TEXT (one headless turn), --list or --load")
+	}
+	return nil
+}
+
+// acpSession is a started agent with its log files.
+type acpSession struct {
+	conn      *acpconn.Conn
+	stderrLog *os.File
+	record    *os.File
+}
+
+func (s *acpSession) close() error {
+	s.conn.Close()
+	<-s.conn.Done()
+	var err error
+	if s.record != nil {
+		if cerr := s.record.Close(); cerr != nil {
+			err = cerr
+		}
+		if rerr := s.conn.RecordErr(); rerr != nil {
+			err = rerr
+		}
+	}
+	s.stderrLog.Close()
+	return err
+}
+
+// startACP spawns the agent with its stderr in a log file and, with
+// --record, the recording open.
+func startACP(opts *Options, ao *ACPOptions, args []string, perms acpconn.Permissions, record bool) (*acpSession, error) {
+	logPath := ao.StderrLog
+	if logPath == "" {
+		logPath = filepath.Join(os.TempDir(), fmt.Sprintf("agentwatch-acp-%d.log", os.Getpid()))
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("--stderr-log: %w", err))
+	}
+	s := &acpSession{stderrLog: logFile}
+	var rec io.Writer
+	if record && opts.Record != "" {
+		f, err := os.OpenFile(opts.Record, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o644)
+		if err != nil {
+			logFile.Close()
+			return nil, BadInput(fmt.Errorf("--record: %w (agentwatch does not overwrite a recording)", err))
+		}
+		s.record, rec = f, f
+	}
+	conn, err := acpconn.Start(acpconn.Options{Command: args, Dir: ao.Cwd, AllowWrite: ao.AllowWrite, AllowTerminal: ao.AllowTerminal,
+		Stderr: logFile, Record: rec, Permissions: perms})
+	if err != nil {
+		logFile.Close()
+		if s.record != nil {
+			s.record.Close()
+		}
+		return nil, BadInput(err)
+	}
+	s.conn = conn
+	return s, nil
+}
+
+// handshake initializes, authenticates when the agent asks to, and opens or
+// loads the session.
+func handshake(ctx context.Context, s *acpSession, ao *ACPOptions) error {
+	init, err := s.conn.Initialize(ctx)
+	if err != nil {
+		return err
+	}
+	if ao.Load != "" && !init.AgentCapabilities.LoadSession {
+		return errors.New("this agent cannot load sessions (it does not advertise loadSession)")
+	}
+	if len(init.AuthMethods) > 0 && ao.Auth != "" {
+		if err := s.conn.Authenticate(ctx, ao.Auth); err != nil {
+			return err
+		}
+	}
+	if ao.List {
+		return nil
+	}
+	if ao.Load != "" {
+		return s.conn.LoadSession(ctx, ao.Load)
+	}
+	_, err = s.conn.NewSession(ctx)
+	if err != nil && len(init.AuthMethods) > 0 && ao.Auth == "" {
+		var names []string
+		for _, m := range init.AuthMethods {
+			if m.Agent != nil {
+				names = append(names, m.Agent.Id+" ("+m.Agent.Name+")")
+			}
+		}
+		return fmt.Errorf("%w; the agent offers: %s — pass --auth ID", err, strings.Join(names, ", "))
+	}
+	return err
+}
+
+// ACP runs the ACP agent command args and watches it: on the screen with a
+// prompt line and permission dialog, headless for one turn with --plain
+// --prompt, or listing or loading sessions.
+func ACP(opts *Options, ao *ACPOptions, args []string) error {
+	if err := ao.check(opts); err != nil {
+		return BadInput(err)
+	}
+	fo, err := opts.FoldOptions()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	switch {
+	case ao.List:
+		return acpList(ctx, opts, ao, args)
+	case ao.Load != "":
+		return acpLoad(ctx, opts, ao, args, fo)
+	case opts.Plain || !opts.screen():
+		return acpPlain(ctx, opts, ao, args, fo)
+	}
+	return acpScreen(ctx, opts, ao, args, fo)
+}
+
+// acpList prints the agent's sessions.
+func acpList(ctx context.Context, opts *Options, ao *ACPOptions, args []string) error {
+	s, err := startACP(opts, ao, args, acpconn.Permissions{}, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if err := handshake(ctx, s, ao); err != nil {
+		return BadInput(err)
+	}
+	sessions, err := s.conn.ListSessions(ctx)
+	if err != nil {
+		return BadInput(err)
+	}
+	for _, si := range sessions {
+		title, updated := "", ""
+		if si.Title != nil {
+			title = *si.Title
+		}
+		if si.UpdatedAt != nil {
+			updated = *si.UpdatedAt
+		}
+		fmt.Fprintf(opts.Stdout, "%s\t%s\t%s\n", si.SessionId, updated, OneLine(title))
+	}
+	return nil
+}
+
+// acpPlain runs one turn headless: the same lines as --plain elsewhere,
+// exit 0 on end_turn.
+func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
+	var out strings.Builder
+	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(req acpconn.PermissionRequest, option string) {
+		fmt.Fprintf(&out, "permission for %s rejected (no --permissions)\n", OneLine(firstNonEmpty(req.Title, req.ToolCallID)))
+	}}
+	s, err := startACP(opts, ao, args, perms, true)
+	if err != nil {
+		return err
+	}
+	f := fold.New(fo)
+	printer := tui.NewPlainPrinter(opts.Stdout, f)
+	printed := make(chan error, 1)
+	go func() {
+		var perr error
+		for b := range s.conn.Records() {
+			u, _ := f.Apply(b...)
+			if perr == nil {
+				perr = printer.Print(u)
+			}
+		}
+		printed <- perr
+	}()
+	stopReason, turnErr := "", handshake(ctx, s, ao)
+	if turnErr == nil {
+		stopReason, turnErr = s.conn.Prompt(ctx, ao.Prompt)
+	}
+	closeErr := s.close()
+	perr := <-printed
+	fmt.Fprint(opts.Stdout, out.String())
+	switch {
+	case turnErr != nil:
+		return &ProblemsError{Err: turnErr}
+	case perr != nil:
+		return perr
+	case closeErr != nil:
+		return BadInput(fmt.Errorf("--record: %w", closeErr))
+	}
+	fmt.Fprintf(opts.Stdout, "turn ended: %s\n", stopReason)
+	if stopReason != "end_turn" {
+		return &ProblemsError{Err: fmt.Errorf("the turn ended with %s, not end_turn", stopReason)}
+	}
+	return nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// screenAgent is the screen's handle on the connection: calls return at
+// once and report back through the program.
+type screenAgent struct {
+	ctx  context.Context
+	conn *acpconn.Conn
+	prog *tea.Program
+}
+
+// Prompt runs a turn in the background and tells the screen when it ends.
+func (a *screenAgent) Prompt(text string) {
+	go func() {
+		a.prog.Send(tui.TurnMsg{Busy: true})
+		stop, err := a.conn.Prompt(a.ctx, text)
+		a.prog.Send(tui.TurnMsg{StopReason: stop, Err: err})
+	}()
+}
+
+// Cancel sends session/cancel; the turn's end comes through Prompt.
+func (a *screenAgent) Cancel() {
+	go func() { _ = a.conn.Cancel(a.ctx) }()
+}
+
+// SetMode switches the mode; a refusal shows in the title bar (a turn may
+// be running, so it must not end the turn line's state).
+func (a *screenAgent) SetMode(id string) {
+	go func() {
+		if err := a.conn.SetMode(a.ctx, id); err != nil {
+			a.prog.Send(tui.SourceStatusMsg(err.Error()))
+		}
+	}()
+}
+
+// acpScreen runs the agent on the screen.
+func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
+	ctl := &screenAgent{ctx: ctx}
+	var progReady = make(chan struct{})
+	perms := acpconn.Permissions{Policy: ao.Permissions, Ask: func(actx context.Context, req acpconn.PermissionRequest) (string, bool) {
+		<-progReady
+		answer := make(chan string, 1)
+		ctl.prog.Send(tui.PermissionMsg{Request: req, Answer: answer})
+		select {
+		case id := <-answer:
+			return id, id != ""
+		case <-actx.Done():
+			ctl.prog.Send(tui.PermissionClosedMsg{ToolCallID: req.ToolCallID})
+			return "", false
+		}
+	}}
+	s, err := startACP(opts, ao, args, perms, true)
+	if err != nil {
+		return err
+	}
+	ctl.conn = s.conn
+	recs := make(chan []model.Record, 64)
+	go func() {
+		defer close(recs)
+		for b := range s.conn.Records() {
+			recs <- b
+		}
+	}()
+	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Title: strings.Join(args, " ")})
+	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
+	ctl.prog = prog
+	close(progReady)
+	go prog.Send(tea.RequestBackgroundColor())
+	go func() {
+		if err := handshake(ctx, s, ao); err != nil {
+			prog.Send(tui.TurnMsg{Err: err})
+			return
+		}
+		if ao.Prompt != "" {
+			ctl.Prompt(ao.Prompt)
+		}
+	}()
+	go func() {
+		<-s.conn.Done()
+		if err := s.conn.ExitErr(); err != nil {
+			prog.Send(tui.SourceStatusMsg("agent exited: " + err.Error()))
+		} else {
+			prog.Send(tui.SourceStatusMsg("agent exited"))
+		}
+	}()
+	_, runErr := prog.Run()
+	closeErr := s.close()
+	fmt.Fprintf(opts.Stderr, "agentwatch: the agent's standard error is in %s\n", s.stderrLog.Name())
+	if opts.Record != "" {
+		fmt.Fprintf(opts.Stderr, "agentwatch: recorded to %s (play it with: agentwatch replay %s)\n", opts.Record, opts.Record)
+	}
+	if runErr != nil && ctx.Err() == nil {
+		return fmt.Errorf("screen: %w", runErr)
+	}
+	if closeErr != nil {
+		return BadInput(fmt.Errorf("--record: %w", closeErr))
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// messagesNote says what was detected, for titles and headers.
+func messagesNote(src *Source) string {
+	if src.Kind == KindACPRecording {
+		return "ACP recording (agentwatch replay plays it at its recorded pace)"
+	}
+	return string(src.Format) + " · message-level review, no timing"
+}
+
+// reviewMessages shows a source read whole (a messages-only file, an ACP
+// recording): its tool calls as steps, with the panel, no timing; the
+// title bar says which format was detected. Piped, it prints the steps.
+func reviewMessages(opts *Options, src *Source) error {
+	if !opts.Plain && opts.Record == "" && !opts.screen() {
+		fo, err := opts.FoldOptions()
+		if err != nil {
+			return err
+		}
+		f := foldRecords(fo, src.Records)
+		fmt.Fprintf(opts.Stdout, "%s: %s; %d steps, %d diagnostics\n", src.Name(), messagesNote(src), len(f.Steps()), len(f.Diagnostics()))
+		PrintSteps(opts.Stdout, f.Steps())
+		return nil
+	}
+	ch := make(chan []model.Record, 1)
+	ch <- src.Records
+	close(ch)
+	status := make(chan string, 1)
+	status <- messagesNote(src)
+	close(status)
+	return Watch(context.Background(), opts, src.Name(), ch, status)
+}

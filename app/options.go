@@ -1,0 +1,81 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// Options are the choices the viewing and headless commands share, and
+// where they read and write.
+type Options struct {
+	// ToolKinds is the --tool-kinds mapping file ("" for none).
+	ToolKinds string
+	// Layout is the screen layout: tui.LayoutAuto, LayoutSide or LayoutSheet.
+	Layout string
+	// Plain prints one line per change instead of the screen.
+	Plain bool
+	// Record is a file to keep what arrives in ("" for none); Append adds
+	// to an existing one.
+	Record string
+	Append bool
+	// Play plays a file at its recorded pace instead of opening it for review.
+	Play bool
+
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// FoldOptions reads the --tool-kinds file into the fold's options.
+func (o *Options) FoldOptions() (fold.Options, error) {
+	fo := fold.Options{}
+	if o.ToolKinds == "" {
+		return fo, nil
+	}
+	data, err := os.ReadFile(o.ToolKinds)
+	if err != nil {
+		return fo, BadInput(fmt.Errorf("--tool-kinds: %w", err))
+	}
+	if fo.ToolKinds, err = fold.ParseToolKinds(data); err != nil {
+		return fo, BadInput(fmt.Errorf("--tool-kinds %s: %w", o.ToolKinds, err))
+	}
+	return fo, nil
+}
+
+// CheckLayout refuses a --layout the screen does not know.
+func (o *Options) CheckLayout() error {
+	switch o.Layout {
+	case "", tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
+		return nil
+	}
+	return BadInput(fmt.Errorf("--layout %q: want auto, side or sheet", o.Layout))
+}
+
+// keys is where the screen reads keys: the terminal, even when the log
+// itself comes from standard input.
+func (o *Options) keys() io.Reader {
+	if o.Stdin == os.Stdin {
+		if tty, err := os.Open("/dev/tty"); err == nil {
+			return tty
+		}
+	}
+	return o.Stdin
+}
+
+// screen reports whether the output is a terminal the screen can run on:
+// a pipe or a file gets lines instead.
+func (o *Options) screen() bool { return IsTerminal(o.Stdout) }
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// ReplayOptions are how a recorded log is played.
+type ReplayOptions struct {
+	// Speed divides the recorded gaps (replay.MinSpeed to MaxSpeed).
+	Speed float64
+	// IdleCap shortens longer recorded gaps to it (0 keeps every gap).
+	IdleCap time.Duration
+	// StartAt is where to start: a time (1m30s), a step (#12) or a share (40%).
+	StartAt string
+	// Loop starts again from the beginning at the end.
+	Loop bool
+	// Pace is the time between events of a log without timestamps (0: step only).
+	Pace time.Duration
+}
+
+// DefaultReplay is what the replay flags default to.
+func DefaultReplay() *ReplayOptions {
+	return &ReplayOptions{Speed: 1, IdleCap: replay.DefaultIdleCap, Pace: replay.DefaultPace}
+}
+
+// check reports a value out of range.
+func (r *ReplayOptions) check() error {
+	switch {
+	case r.Speed < replay.MinSpeed || r.Speed > replay.MaxSpeed:
+		return fmt.Errorf("--speed %v: want %v to %v", r.Speed, replay.MinSpeed, replay.MaxSpeed)
+	case r.IdleCap < 0:
+		return fmt.Errorf("--idle-cap %v: want 0 (off) or more", r.IdleCap)
+	case r.Pace < 0:
+		return fmt.Errorf("--pace %v: want 0 (step only) or more", r.Pace)
+	}
+	return nil
+}
+
+// startAt is a parsed --start-at.
+type startAt struct {
+	step    int // 1-based; 0 when not a step
+	percent float64
+	at      time.Duration
+	kind    byte // 0 none, '#', '%', 't'
+}
+
+func parseStartAt(s string) (startAt, error) {
+	s = strings.TrimSpace(s)
+	bad := fmt.Errorf("--start-at %q: want a time (1m30s), a step (#12) or a percentage (40%%)", s)
+	switch {
+	case s == "":
+		return startAt{}, nil
+	case strings.HasPrefix(s, "#"):
+		n, err := strconv.Atoi(s[1:])
+		if err != nil || n < 1 {
+			return startAt{}, bad
+		}
+		return startAt{kind: '#', step: n}, nil
+	case strings.HasSuffix(s, "%"):
+		p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil || p < 0 || p > 100 {
+			return startAt{}, bad
+		}
+		return startAt{kind: '%', percent: p}, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return startAt{}, bad
+	}
+	return startAt{kind: 't', at: d}, nil
+}
+
+// seek moves p to the start position.
+func (s startAt) seek(p *replay.Player) error {
+	var err error
+	switch s.kind {
+	case '#':
+		_, err = p.SeekStep(s.step - 1)
+	case '%':
+		_, err = p.SeekPercent(s.percent)
+	case 't':
+		_, err = p.SeekTime(s.at)
+	}
+	if err != nil {
+		return fmt.Errorf("--start-at: %w", err)
+	}
+	return nil
+}
+
+// Replay plays a recorded source at its recorded pace: on the screen with
+// the replay controls, or as paced lines with --plain. A big file opens
+// before it is fully indexed; messages files, which carry no times, open
+// for step-through instead.
+func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
+	if err := ro.check(); err != nil {
+		return BadInput(err)
+	}
+	start, err := parseStartAt(ro.StartAt)
+	if err != nil {
+		return BadInput(err)
+	}
+	if err := opts.CheckLayout(); err != nil {
+		return err
+	}
+	if src.Kind == KindMessages {
+		// Messages carry no times: there is nothing to pace.
+		return reviewMessages(opts, src)
+	}
+	fo, err := opts.FoldOptions()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var (
+		rs   replay.Source
+		rest *indexing // the indexing still to do, for a file
+	)
+	switch src.Kind {
+	case KindACPRecording: // an ACP session agentwatch recorded: its true pace
+		rs = replay.Slice(src.Records)
+	case KindDemo, KindStdin, KindURL:
+		in, closeIn, err := src.Open(opts.Stdin)
+		if err != nil {
+			return err
+		}
+		recs, err := sources.ReadAll(in)
+		closeIn()
+		if err != nil {
+			return BadInput(fmt.Errorf("%s: %w", src.Name(), err))
+		}
+		rs = replay.Slice(recs)
+	default:
+		log, ixr, done, err := openIndexed(src.Arg)
+		if err != nil {
+			return err
+		}
+		defer log.file.Close()
+		rs = log
+		if !done {
+			rest = &indexing{log: log, ixr: ixr}
+		}
+	}
+	tl, err := newTimeline(rs, fo)
+	if err != nil {
+		return BadInput(err)
+	}
+	sched := replay.NewSchedule(rs, replay.ScheduleOptions{IdleCap: ro.IdleCap, Pace: ro.Pace})
+	plain := opts.Plain || !opts.screen()
+	if rest != nil {
+		rest.sched, rest.tl = sched, tl
+		if plain || start.kind != 0 {
+			// Pacing a whole log and --start-at need all of it first.
+			if err := rest.run(ctx); err != nil {
+				return BadInput(fmt.Errorf("%s: %w", src.Arg, err))
+			}
+			rest = nil
+		}
+	}
+	if plain {
+		return replayPlain(ctx, opts, ro, start, rs, tl, sched, src.Name())
+	}
+	p := replay.NewPlayer(rs, tl, sched, replay.PlayerOptions{Speed: ro.Speed, Loop: ro.Loop})
+	if err := start.seek(p); err != nil {
+		return BadInput(err)
+	}
+	if err := p.Play(); err != nil {
+		return err
+	}
+	return runPlayer(ctx, opts, src.Name(), p, rest)
+}
+
+// replayPlain prints the log's lines paced, as a live watch would.
+func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start startAt, src replay.Source,
+	tl *replay.Timeline, sched *replay.Schedule, title string) error {
+	if ro.Loop {
+		return BadInput(fmt.Errorf("--loop needs the screen; with --plain the replay ends at the end of the log"))
+	}
+	// Where to start: the player knows how to read --start-at.
+	p := replay.NewPlayer(src, tl, sched, replay.PlayerOptions{})
+	if err := start.seek(p); err != nil {
+		return BadInput(err)
+	}
+	recs := make(chan []model.Record, 64)
+	pacer := replay.NewPacer(src, sched, replay.PacerOptions{Speed: ro.Speed, From: p.Pos()})
+	go func() {
+		defer close(recs)
+		_ = pacer.Run(ctx, recs)
+	}()
+	plain := *opts
+	plain.Plain = true
+	return Watch(ctx, &plain, title, recs, nil)
+}
+
+// runPlayer shows a player on the screen until the user quits, finishing
+// the index of a big log (rest, when not nil) in the background meanwhile.
+func runPlayer(ctx context.Context, opts *Options, title string, p *replay.Player, rest *indexing) error {
+	app := tui.NewReplayApp(p, tui.AppOptions{Layout: opts.Layout, Title: title})
+	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
+	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
+	if rest != nil {
+		ictx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		last := time.Now()
+		rest.progress = func(n int, done bool) {
+			switch {
+			case done:
+				prog.Send(tui.SourceStatusMsg(""))
+			case time.Since(last) > 250*time.Millisecond:
+				last = time.Now()
+				prog.Send(tui.SourceStatusMsg(fmt.Sprintf("indexing… %d events", n)))
+			}
+		}
+		go func() {
+			if err := rest.run(ictx); err != nil && ictx.Err() == nil {
+				prog.Send(tui.SourceStatusMsg("indexing stopped: " + err.Error()))
+			}
+		}()
+	}
+	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("screen: %w", err)
+	}
+	return nil
+}

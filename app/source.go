@@ -1,0 +1,165 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/agentwatch/agentwatch/assets"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// Kind says what a source is, and so how it is read and shown.
+type Kind int
+
+// The kinds of source agentwatch opens.
+const (
+	// KindDemo is the embedded demo recording (no argument).
+	KindDemo Kind = iota
+	// KindStdin is standard input ("-"): an event stream that may never end.
+	KindStdin
+	// KindEventLog is an AG-UI event log file, in any format the reader takes.
+	KindEventLog
+	// KindMessages is a file that holds only messages: an AI SDK
+	// UIMessage[] file or an AG-UI MESSAGES_SNAPSHOT log.
+	KindMessages
+	// KindACPRecording is an ACP session as agentwatch acp --record keeps it.
+	KindACPRecording
+	// KindURL is an AG-UI endpoint, for connect.
+	KindURL
+)
+
+// String names the kind for messages.
+func (k Kind) String() string {
+	switch k {
+	case KindDemo:
+		return "the embedded demo"
+	case KindStdin:
+		return "standard input"
+	case KindEventLog:
+		return "event log"
+	case KindMessages:
+		return "messages file"
+	case KindACPRecording:
+		return "ACP recording"
+	case KindURL:
+		return "URL"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Source is an argument once agentwatch knows what it is. Messages files
+// and ACP recordings are small enough to be read whole when identified;
+// event logs are read by whoever opens them.
+type Source struct {
+	Kind Kind
+	// Arg is the argument as given ("" for the demo, "-" for stdin).
+	Arg string
+	// Records are a messages file's or an ACP recording's records.
+	Records []model.Record
+	// Format names a messages file's format.
+	Format sources.MessagesFormat
+}
+
+// maxMessagesFile is the largest file checked for being messages-only; such
+// files are read whole (bigger logs are streamed as event logs).
+const maxMessagesFile = 256 << 20
+
+// Identify decides what arg is: the demo (""), standard input ("-"), a URL,
+// a messages file, an ACP recording or an event log. A file that holds
+// messages but cannot be converted is an InputError naming the bad part; a
+// file that does not exist is left for Open to report, the same way for
+// every command.
+func Identify(arg string) (*Source, error) {
+	switch {
+	case arg == "":
+		return &Source{Kind: KindDemo}, nil
+	case arg == "-":
+		return &Source{Kind: KindStdin, Arg: arg}, nil
+	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
+		return &Source{Kind: KindURL, Arg: arg}, nil
+	}
+	src := &Source{Kind: KindEventLog, Arg: arg}
+	st, err := os.Stat(arg)
+	if err != nil || !st.Mode().IsRegular() {
+		return src, nil
+	}
+	if st.Size() <= maxMessagesFile {
+		b, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, BadInput(err)
+		}
+		recs, format, ok, err := sources.DetectMessages(b)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("%s: %w", arg, err))
+		}
+		if ok {
+			src.Kind, src.Records, src.Format = KindMessages, recs, format
+			return src, nil
+		}
+	}
+	recs, ok, err := acpRecording(arg)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		src.Kind, src.Records = KindACPRecording, recs
+	}
+	return src, nil
+}
+
+// acpRecording reads path when it is an ACP recording (as acp --record
+// writes) and returns its records; ok is false for anything else.
+func acpRecording(path string) (recs []model.Record, ok bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false, nil // Open says what is wrong
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	first, err := br.Peek(64 << 10)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, false, nil
+	}
+	if !sources.LooksLikeACPRecording(first) {
+		return nil, false, nil
+	}
+	recs, err = sources.ReadACPRecording(br)
+	if err != nil {
+		return nil, false, BadInput(fmt.Errorf("%s: %w", path, err))
+	}
+	return recs, true, nil
+}
+
+// Name is the source as a person calls it, for titles and messages.
+func (s *Source) Name() string {
+	switch s.Kind {
+	case KindDemo:
+		return "the embedded demo"
+	case KindStdin:
+		return "standard input"
+	}
+	return s.Arg
+}
+
+// Open opens an event log, standard input or the demo for reading; close
+// it when done. Errors are InputErrors that name the file.
+func (s *Source) Open(stdin io.Reader) (io.Reader, func(), error) {
+	switch s.Kind {
+	case KindDemo:
+		return bytes.NewReader(assets.Demo), func() {}, nil
+	case KindStdin:
+		return stdin, func() {}, nil
+	case KindURL:
+		return nil, nil, BadInput(fmt.Errorf("%s is a URL: agentwatch connect %s runs the agent there", s.Arg, s.Arg))
+	}
+	f, err := sources.Open(s.Arg)
+	if err != nil {
+		return nil, nil, BadInput(err)
+	}
+	return f, func() { f.Close() }, nil
+}

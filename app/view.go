@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// View is what agentwatch does with one argument and no command: the demo
+// plays; a file opens for review and is followed if it grows; messages
+// files and ACP recordings open for step-through; standard input is
+// watched live. Piped without --plain it prints the step list instead.
+func View(opts *Options, src *Source) error {
+	if err := opts.CheckLayout(); err != nil {
+		return err
+	}
+	switch {
+	case src.Kind == KindMessages, src.Kind == KindACPRecording && !opts.Play:
+		return reviewMessages(opts, src)
+	case src.Kind == KindURL:
+		_, _, err := src.Open(opts.Stdin)
+		return err
+	}
+	if !opts.Plain && opts.Record == "" && !opts.screen() {
+		// Piped without --plain: the step list, for scripts.
+		f, err := FoldSource(opts, src)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Stdout, "%s: %d steps, %d runs, %d diagnostics\n", src.Name(), len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
+		PrintSteps(opts.Stdout, f.Steps())
+		return nil
+	}
+	if (src.Kind == KindDemo || opts.Play) && !opts.Plain && opts.Record == "" {
+		// The demo, and a log opened with --play, play at their recorded pace.
+		return Replay(opts, DefaultReplay(), src)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if src.Kind == KindEventLog && !opts.Plain {
+		// On the screen a file is followed if it grows, as tail does.
+		if _, err := os.Stat(src.Arg); err != nil {
+			_, _, err := src.Open(opts.Stdin) // the same error as the other commands
+			return err
+		}
+		return Follow(ctx, opts, src.Arg)
+	}
+	in, closeIn, err := src.Open(opts.Stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	// Buffered, so a burst waits here and the screen takes it as one batch
+	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
+	recs := make(chan []model.Record, 64)
+	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
+	go func() {
+		defer close(recs)
+		for b := range batches {
+			select {
+			case recs <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return Watch(ctx, opts, src.Name(), recs, nil)
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/agentwatch/agentwatch/app"
+)
+
+// newCompactCommand is `agentwatch compact FILE`: the log compacted as
+// @ag-ui/client's compactEvents does it, less its faults.
+func newCompactCommand(opts *app.Options) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "compact FILE",
+		Short: "Compact a log: one delta per message and tool call, one state snapshot per run",
+		Long: `compact reads an AG-UI event log and writes it compacted, as one JSON array:
+each text message's and tool call's deltas merged into one event, events that
+arrived in the middle of a stream moved after it, and each run's state events
+collapsed into one STATE_SNAPSHOT before the run's end (deltas are kept as
+they are when the run has no snapshot). Other events are written exactly as
+read.
+
+It follows the reference compactEvents (@ag-ui/client) and gives the same
+output wherever that one is sound. Where it is not (a run that ends with a
+stream still open; overlapping messages or parallel tool calls that end in
+another order than they started) the streams are closed at their run's end
+and written in the order they started. Either way the compacted log verifies
+whenever FILE does, and folds to the same messages, in the same order, and
+the same state.
+
+Compacted logs reorder events and drop the timestamps of merged deltas: keep
+them for archives and for the final fold, not for replay at recorded pace.
+
+FILE "-" reads standard input. Exit status: 0; 1 when no compaction kept
+the log's meaning (the log is then written unchanged); 2 when FILE cannot be
+read or holds something that is not an event.`,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := identify(args)
+			if err != nil {
+				return err
+			}
+			return app.Compact(opts, src, output)
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", `write the compacted log to FILE instead of standard output ("-": standard output)`)
+	return cmd
+}

@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentwatch/agentwatch/app"
+)
+
+// newRootCommand is `agentwatch [FILE]` with every command under it.
+func newRootCommand(opts *app.Options) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentwatch [FILE]",
+		Short: "Watch what AI agents do: fold AG-UI event logs into messages, steps and runs",
+		Long: `agentwatch reads AG-UI event logs (a JSON array, {"events":[…]}, JSON Lines,
+raw SSE text, or an array still being written) and shows what the agent did:
+its messages, and each tool call as a step on the agent's computer.
+
+With no FILE it plays the embedded demo recording at its recorded pace, with
+the replay controls (space, + and -, . and , 0–9; see agentwatch replay).
+With a FILE it opens the log for review: everything folded, the last step
+selected (--play plays it instead).
+FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
+v layout, ↑/↓ scroll, tab focus, q quit; the mouse selects steps too.
+With --plain it prints one line per change instead; piped output without
+--plain gets the step list. tail follows a growing log, connect runs an
+AG-UI agent over HTTP; --record FILE keeps what arrives.
+The headless commands fold, validate and steps are for scripts and CI.`,
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := identify(args)
+			if err != nil {
+				return err
+			}
+			return app.View(opts, src)
+		},
+	}
+	root.Version = version()
+	root.SetOut(opts.Stdout)
+	root.SetErr(opts.Stderr)
+	root.PersistentFlags().StringVar(&opts.ToolKinds, "tool-kinds", "", "JSON file mapping tool names to a category (and a JSON pointer into the arguments for the location)")
+	layoutFlag(root, opts)
+	plainFlag(root, opts, "print one line per change (message, step, run, problem) instead of the screen")
+	recordFlags(root, opts)
+	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
+	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
+		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),
+		newReplayCommand(opts), newACPCommand(opts))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
+	})
+	return root
+}

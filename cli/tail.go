@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentwatch/agentwatch/app"
+)
+
+// newTailCommand is `agentwatch tail FILE`: follow a growing log.
+func newTailCommand(opts *app.Options) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tail FILE",
+		Short: "Fold a log from its start and keep following it, like tail -F",
+		Long: `tail reads an AG-UI log from its start and follows what is appended, in any
+format the reader accepts (a JSON array still being written, JSON Lines, SSE
+text). It waits for a file that is not there yet, starts over when the file
+is truncated, and reopens it after a rotation, a delete and re-create, or an
+editor's rename-over; a partial last line waits for the rest.
+With --plain it prints one line per change until ctrl+c.`,
+		Args: oneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			return app.Follow(ctx, opts, args[0])
+		},
+	}
+	liveFlags(cmd, opts)
+	return cmd
+}
