@@ -1,7 +1,8 @@
 // Package loggen generates realistic AG-UI 1.0 event logs for benchmarks
 // and tests: what a coding agent sends while it works, several runs of one
-// thread, each with reasoning, streamed text, tool calls of every category
-// (some returning screenshots), state updates, phases and custom events.
+// thread (Generate) or of many threads (GenerateThreads, ThreadFiles), each
+// run with reasoning, streamed text, tool calls of every category (some
+// returning screenshots), state updates, phases and custom events.
 //
 // The logs are valid: every event passes the reference verifier's rules and
 // every state patch applies, so a fold reports no diagnostic and no warning
@@ -26,11 +27,13 @@ import (
 // carry a PNG screenshot as an image part. The state is snapshot once per
 // run and patched about every 50 events.
 func Generate(n int, seed int64) []byte {
-	g := &gen{
-		rng: rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)),
-		ts:  1_760_000_000_000,
-	}
-	g.out = make([]byte, 0, n*170)
+	return generateOne(n, seed).out
+}
+
+// generateOne writes Generate's log and returns the generator, whose spans
+// say where each run is.
+func generateOne(n int, seed int64) *gen {
+	g := newGen(n, seed)
 	g.thread = g.uuid()
 	runs := runCount(n)
 	per := n / runs
@@ -42,7 +45,16 @@ func Generate(n int, seed int64) []byte {
 		}
 		parent = g.run(parent, budget)
 	}
-	return g.out
+	return g
+}
+
+func newGen(n int, seed int64) *gen {
+	g := &gen{
+		rng: rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)),
+		ts:  1_760_000_000_000,
+	}
+	g.out = make([]byte, 0, n*170)
+	return g
 }
 
 // GenerateArray returns the log Generate returns for n and seed as one
@@ -96,19 +108,33 @@ type gen struct {
 	files      int
 
 	users []userMessage
+
+	// minCalls is how many tool calls a run makes at the least, whatever
+	// its budget; calls counts the current run's.
+	minCalls int
+	calls    int
+
+	spans []span // where each run's events are in out, in order
 }
 
 type userMessage struct{ id, text string }
 
+// span is one run's events: out[lo:hi], all of thread.
+type span struct {
+	thread string
+	lo, hi int
+}
+
 // run writes one whole run of about budget events and returns its runId.
 func (g *gen) run(parent string, budget int) string {
-	start := g.n
+	start, from := g.n, len(g.out)
+	g.calls = 0
 	runID := g.uuid()
 	g.users = append(g.users, userMessage{id: g.uuid(), text: g.prompt()})
 	g.runStarted(runID, parent)
 	g.stateSnapshot()
 	// The final answer and RUN_FINISHED take about 40 events.
-	for g.n-start < budget-60 {
+	for g.n-start < budget-60 || g.calls < g.minCalls {
 		g.turnEvents()
 	}
 	left := budget - (g.n - start) - 5
@@ -120,6 +146,7 @@ func (g *gen) run(parent string, budget int) string {
 	g.str("threadId", g.thread)
 	g.str("runId", runID)
 	g.finish(g.gap(5, 50))
+	g.spans = append(g.spans, span{thread: g.thread, lo: from, hi: len(g.out)})
 	// The user reads the answer and writes the next prompt.
 	g.ts += int64(g.gap(5_000, 90_000))
 	return runID
@@ -321,6 +348,7 @@ func (g *gen) toolCall(parent string) toolCall {
 	if cat == "edit" || cat == "move" || cat == "delete" {
 		g.files++
 	}
+	g.calls++
 	return tc
 }
 

@@ -2,7 +2,9 @@ package loggen_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -140,5 +142,25 @@ func TestArray(t *testing.T) {
 	}
 	if !strings.HasPrefix(string(arr), "[\n{") {
 		t.Errorf("array form starts %q", arr[:4])
+	}
+}
+
+// TestGenerateBytes pins Generate's output: other packages' tests and
+// golden files are built on these logs, so a change to the generator must
+// leave them byte for byte as they were (or update those on purpose).
+func TestGenerateBytes(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		seed   int64
+		sha256 string
+	}{
+		{100_000, 1, "a2fbc1b0bd0a110274168fc1966d9774ef0cc2639a14d672b1ecb6c4a8cecf6a"},
+		{40_000, 5, "cd79e65fb64b54b2dd0ec61e618591f17aa10aa8afe796f0b4f96e106e1e444c"},
+		{3_000, 42, "438e14d8ae1bd6df16181d900462f73aa934767015474fb6eaf4ef239ae3e26b"},
+		{200, 1, "324a6356af04aefbaef0bf8d41d26fc41389db352ef06da278d8a5aa3f7a6a13"},
+	} {
+		if got := fmt.Sprintf("%x", sha256.Sum256(loggen.Generate(c.n, c.seed))); got != c.sha256 {
+			t.Errorf("Generate(%d, %d) has sha256 %s, want %s", c.n, c.seed, got, c.sha256)
+		}
 	}
 }
