@@ -19,26 +19,40 @@ import (
 const plainTextMax = 120
 
 // PlainPrinter writes one line per display change that matters, as records are folded:
-// a message finished ("you: <first line, ≤120 chars>" / "agent: …"), a step started
-// ("step 7 execute running · Running command · go test ./...") or finished ("step 7 execute
-// completed · Ran command · go test ./... · 1.2s", with "· exit 2" when failed), a run started
-// or finished ("run r2 started (continues r1)", "run r2 completed"/"failed: <message>"), a
-// diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: … [R6-text-not-open]"). Nothing for deltas
+// a message finished ("you: <first line, ≤120 chars>" / "agent: …"), a step appeared
+// ("step 7 execute pending · Running command · go test ./..." while its arguments stream),
+// started ("step 7 execute running · Running command · go test ./...") or finished ("step 7
+// execute completed · Ran command · go test ./... · 1.2s", with "· exit 2" when failed), a run
+// started or finished ("run r2 started (continues r1)", "run r2 completed"/"failed: <message>"),
+// a diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: … [R6-text-not-open]"). Nothing for deltas
 // that change nothing of that. All agent text goes through Plain and onto one line.
 //
 // It remembers what it printed, so each line appears once, in the order of
 // the records; when one Update covers many records the lines come in item
 // order (a step's started line right before its finished line).
+//
+// A step's lines are the states it was seen in, each once, in order. The
+// printer sees a step as the fold left it at the end of an Update, so a
+// step seen pending, then running, then completed gets three lines, and one
+// first seen running gets two. A step is never shown in a state it was not
+// seen in, with one exception so that every finished step reads as started:
+// a finished line always follows a running line, printed in the same Update
+// when the step was not seen running (its end and result came in one
+// Update). So a
+// step seen pending and next seen completed gets pending, running,
+// completed; one that appears and finishes within one Update (a whole log
+// applied at once) gets running, completed and no pending line; and a step
+// that falls back to pending after its running line (a run that ends
+// leaving the call to the client) prints nothing for it.
 type PlainPrinter struct {
 	w io.Writer
 	f *fold.Fold
 
-	stepStarted map[int]bool    // step index → started line printed
-	stepEnded   map[int]bool    // step index → finished line printed
-	itemDone    map[uint64]bool // item seq → finished line printed (messages, problems, errors)
-	runStarted  map[uint64]bool // run item seq → started line printed
-	runEnded    map[uint64]bool // run item seq → finished line printed
-	pendingEnds []*model.Item   // runs that ended in this Update, printed last
+	stepShown   map[int]stepShown // step index → last of its lines printed
+	itemDone    map[uint64]bool   // item seq → finished line printed (messages, problems, errors)
+	runStarted  map[uint64]bool   // run item seq → started line printed
+	runEnded    map[uint64]bool   // run item seq → finished line printed
+	pendingEnds []*model.Item     // runs that ended in this Update, printed last
 
 	buf strings.Builder
 }
@@ -46,8 +60,8 @@ type PlainPrinter struct {
 // NewPlainPrinter returns a printer of f's changes onto w.
 func NewPlainPrinter(w io.Writer, f *fold.Fold) *PlainPrinter {
 	return &PlainPrinter{w: w, f: f,
-		stepStarted: map[int]bool{}, stepEnded: map[int]bool{},
-		itemDone: map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
+		stepShown: map[int]stepShown{},
+		itemDone:  map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
 }
 
 // Print writes the lines for one Apply's Update (call it after every f.Apply).
@@ -179,21 +193,39 @@ func (p *PlainPrinter) runEnd(it *model.Item) string {
 	return s
 }
 
-// step prints a step's started and finished lines, each once.
+// stepShown is the last of a step's lines printed; the lines come in this order.
+type stepShown uint8
+
+const (
+	shownNothing stepShown = iota
+	shownPending
+	shownRunning
+	shownFinished
+)
+
+// step prints the lines of a step's state not printed yet: pending only as
+// its first line, running before finished.
 func (p *PlainPrinter) step(s *model.Step) {
-	if s.Status == model.StatusPending || s.Status == model.StatusOpen {
+	shown := p.stepShown[s.Index]
+	switch {
+	case s.Status == model.StatusPending:
+		if shown == shownNothing {
+			p.stepShown[s.Index] = shownPending
+			p.line(stepLine(s))
+		}
+		return
+	case s.Status != model.StatusRunning && !s.Status.Done():
 		return
 	}
-	n := s.Index + 1
-	if !p.stepStarted[s.Index] {
-		p.stepStarted[s.Index] = true
+	if shown < shownRunning {
+		p.stepShown[s.Index] = shownRunning
 		running := *s
 		running.Status = model.StatusRunning
-		p.line(fmt.Sprintf("step %d %s %s · %s", n, plainOneLine(string(s.Category)), model.StatusRunning, plainOneLine(running.Label())))
+		p.line(stepLine(&running))
 	}
-	if s.Status.Done() && !p.stepEnded[s.Index] {
-		p.stepEnded[s.Index] = true
-		l := fmt.Sprintf("step %d %s %s · %s", n, plainOneLine(string(s.Category)), s.Status, plainOneLine(s.Label()))
+	if s.Status.Done() && shown < shownFinished {
+		p.stepShown[s.Index] = shownFinished
+		l := stepLine(s)
 		if d := s.Duration(); d > 0 {
 			l += " · " + plainDuration(d)
 		}
@@ -202,6 +234,11 @@ func (p *PlainPrinter) step(s *model.Step) {
 		}
 		p.line(l)
 	}
+}
+
+// stepLine is a step's number, category, status and label.
+func stepLine(s *model.Step) string {
+	return fmt.Sprintf("step %d %s %s · %s", s.Index+1, plainOneLine(string(s.Category)), s.Status, plainOneLine(s.Label()))
 }
 
 func (p *PlainPrinter) line(s string) {

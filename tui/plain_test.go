@@ -82,8 +82,13 @@ func TestPlainDemo(t *testing.T) {
 	if len(each) == 0 {
 		t.Fatal("no lines")
 	}
-	// The same lines both ways; order differs only where steps ran side by side.
-	a, b := slices.Sorted(slices.Values(each)), slices.Sorted(slices.Values(all))
+	// The same lines both ways but for the pending ones (all at once, every
+	// step appears and finishes within the one Update); order differs only
+	// where steps ran side by side.
+	notPending := func(lines []string) []string {
+		return slices.DeleteFunc(slices.Clone(lines), func(l string) bool { _, st := stepState(l); return st == "pending" })
+	}
+	a, b := slices.Sorted(slices.Values(notPending(each))), slices.Sorted(slices.Values(all))
 	if !slices.Equal(a, b) {
 		t.Errorf("one at a time and all at once differ:\n%s\n---\n%s", strings.Join(each, "\n"), strings.Join(all, "\n"))
 	}
@@ -130,16 +135,212 @@ func TestPlainDemo(t *testing.T) {
 			}
 		}
 	}
-	// Every started line comes before its finished line, every run before its steps.
-	for i, l := range each {
-		if strings.Contains(l, " running · ") {
-			num := strings.Fields(l)[1]
-			if j := slices.IndexFunc(each, func(m string) bool {
-				return strings.HasPrefix(m, "step "+num+" ") && !strings.Contains(m, " running · ")
-			}); j >= 0 && j < i {
-				t.Errorf("step %s finished (line %d) before it started (line %d)", num, j, i)
+	// Every step of the demo streams its arguments over several records, so
+	// one at a time each step shows pending, running and its end, in that
+	// order; all at once, running and its end.
+	for name, c := range map[string]struct {
+		lines []string
+		want  string
+	}{"one at a time": {each, "pending running end"}, "all at once": {all, "running end"}} {
+		states := map[string][]string{}
+		var order []string
+		for _, l := range c.lines {
+			num, st := stepState(l)
+			if num == "" {
+				continue
+			}
+			if _, ok := states[num]; !ok {
+				order = append(order, num)
+			}
+			if st != "pending" && st != "running" {
+				st = "end"
+			}
+			states[num] = append(states[num], st)
+		}
+		if len(order) != 30 {
+			t.Errorf("%s: %d steps, want 30", name, len(order))
+		}
+		for _, num := range order {
+			if got := strings.Join(states[num], " "); got != c.want {
+				t.Errorf("%s: step %s printed %q, want %q", name, num, got, c.want)
 			}
 		}
+	}
+}
+
+// stepState is the step number and status of a step line ("" for other lines).
+func stepState(l string) (num, status string) {
+	f := strings.Fields(l)
+	if len(f) < 5 || f[0] != "step" || f[4] != "·" {
+		return "", ""
+	}
+	return f[1], f[3]
+}
+
+// TestPlainStepStates: a step shows when it appears, pending included, and
+// then each state it is seen in, once, in order; never a state it was not
+// seen in, but for the running line before a finished one.
+func TestPlainStepStates(t *testing.T) {
+	// move_file writes tui/view.go: its arguments stream over three records.
+	const moveLog = `{"type":"RUN_STARTED","threadId":"t","runId":"r1","timestamp":1764321243000}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"move_file","metadata":{"category":"move","location":"tui/view.go"},"timestamp":1764321243100}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"from\":\"view.go\",","timestamp":1764321243300}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"to\":\"tui/","timestamp":1764321243600}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"view.go\"}","timestamp":1764321243900}
+{"type":"TOOL_CALL_END","toolCallId":"c1","timestamp":1764321244000}
+{"type":"TOOL_CALL_RESULT","messageId":"m1","toolCallId":"c1","content":"moved","timestamp":1764321244300}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r1","timestamp":1764321244400}
+`
+	// A large write that is still streaming when the log ends.
+	const cutLog = `{"type":"RUN_STARTED","threadId":"t","runId":"r1","timestamp":1764321243000}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"write_file","metadata":{"category":"edit","location":"big.go"},"timestamp":1764321243100}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"path\":\"big.go\",\"text\":\"package big\\n","timestamp":1764321243200}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"func A() {}\\n","timestamp":1764321243300}
+`
+	// A command that fails with exit code 2.
+	const execLog = `{"type":"RUN_STARTED","threadId":"t","runId":"r1","timestamp":1764321243000}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","metadata":{"category":"execute","location":"go test ./..."},"timestamp":1764321243100}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"command\":\"go test ./...\"}","timestamp":1764321243200}
+{"type":"TOOL_CALL_END","toolCallId":"c1","timestamp":1764321243300}
+{"type":"TOOL_CALL_RESULT","messageId":"m1","toolCallId":"c1","content":"FAIL","metadata":{"exitCode":2},"timestamp":1764321243512}
+`
+	// A call the run leaves to the client: running after its arguments,
+	// pending again when the run finishes without its result.
+	const clientLog = `{"type":"RUN_STARTED","threadId":"t","runId":"r1","timestamp":1764321243000}
+{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"move_file","metadata":{"category":"move","location":"tui/view.go"},"timestamp":1764321243100}
+{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"from\":\"view.go\",\"to\":\"tui/view.go\"}","timestamp":1764321243300}
+{"type":"TOOL_CALL_END","toolCallId":"c1","timestamp":1764321243400}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r1","timestamp":1764321243500}
+`
+	// An ACP edit: announced pending, then in progress, then completed.
+	const acpLog = `{"t":1764500000000,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"move view.go"}]}}}
+{"t":1764500000100,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Move view.go","kind":"move","status":"pending","locations":[{"path":"tui/view.go"}]}}}}
+{"t":1764500000400,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"in_progress"}}}}
+{"t":1764500001300,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}}}
+{"t":1764500001400,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}}
+`
+	// An ACP command announced already in progress.
+	const acpRunningLog = `{"t":1764500000000,"dir":"send","msg":{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s","prompt":[{"type":"text","text":"test"}]}}}
+{"t":1764500000100,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"go test","kind":"execute","status":"in_progress"}}}}
+{"t":1764500000500,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}}}
+`
+	const (
+		movePending   = "step 1 move pending · Moving · tui/view.go"
+		moveRunning   = "step 1 move running · Moving · tui/view.go"
+		moveCompleted = "step 1 move completed · Moved · tui/view.go · 1.2s"
+	)
+	tests := []struct {
+		name string
+		log  string
+		acp  bool // log is an ACP recording, not AG-UI
+		// applies is how many records each Apply folds; nil for one each.
+		applies []int
+		// want is what each Apply printed, its lines joined by "\n".
+		want []string
+	}{{
+		name: "arguments stream over several applies",
+		log:  moveLog,
+		want: []string{"run r1 started", movePending, "", "", "", moveRunning, moveCompleted, "run r1 completed"},
+	}, {
+		name: "log ends while the step is pending",
+		log:  cutLog,
+		want: []string{"run r1 started", "step 1 edit pending · Editing · big.go", "", ""},
+	}, {
+		name:    "log ending pending, all at once",
+		log:     cutLog,
+		applies: []int{4},
+		want:    []string{"run r1 started\nstep 1 edit pending · Editing · big.go"},
+	}, {
+		name:    "step arrives whole in one apply",
+		log:     moveLog,
+		applies: []int{1, 6, 1},
+		want:    []string{"run r1 started", moveRunning + "\n" + moveCompleted, "run r1 completed"},
+	}, {
+		name:    "whole log at once",
+		log:     moveLog,
+		applies: []int{8},
+		want:    []string{"run r1 started\n" + moveRunning + "\n" + moveCompleted + "\nrun r1 completed"},
+	}, {
+		name:    "seen pending, then finished in one apply",
+		log:     moveLog,
+		applies: []int{1, 2, 4, 1},
+		want:    []string{"run r1 started", movePending, moveRunning + "\n" + moveCompleted, "run r1 completed"},
+	}, {
+		name:    "first seen running",
+		log:     moveLog,
+		applies: []int{1, 5, 1, 1},
+		want:    []string{"run r1 started", moveRunning, moveCompleted, "run r1 completed"},
+	}, {
+		name: "failed command",
+		log:  execLog,
+		want: []string{"run r1 started",
+			"step 1 execute pending · Running command · go test ./...", "",
+			"step 1 execute running · Running command · go test ./...",
+			"step 1 execute failed · Ran command · go test ./... · 412ms · exit 2"},
+	}, {
+		name: "left to the client: no pending line after running",
+		log:  clientLog,
+		want: []string{"run r1 started", movePending, "", moveRunning, "run r1 completed"},
+	}, {
+		name:    "left to the client, all at once: seen pending only",
+		log:     clientLog,
+		applies: []int{5},
+		want:    []string{"run r1 started\n" + movePending + "\nrun r1 completed"},
+	}, {
+		name: "ACP step pending, in progress, completed",
+		log:  acpLog,
+		acp:  true,
+		want: []string{"run 1 started\nyou: move view.go", movePending, moveRunning, moveCompleted, "run 1 completed (end_turn)"},
+	}, {
+		name:    "ACP step pending, then completed in one apply",
+		log:     acpLog,
+		acp:     true,
+		applies: []int{2, 3},
+		want:    []string{"run 1 started\nyou: move view.go\n" + movePending, moveRunning + "\n" + moveCompleted + "\nrun 1 completed (end_turn)"},
+	}, {
+		name: "ACP step announced in progress",
+		log:  acpRunningLog,
+		acp:  true,
+		want: []string{"run 1 started\nyou: test", "step 1 execute running · Running command · go test", "step 1 execute completed · Ran command · go test · 400ms"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var recs []model.Record
+			if tt.acp {
+				var err error
+				if recs, err = sources.ReadACPRecording(strings.NewReader(tt.log)); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				recs = readPlainLog(t, []byte(tt.log))
+			}
+			applies := tt.applies
+			if applies == nil {
+				applies = slices.Repeat([]int{1}, len(recs))
+			}
+			f := fold.New(fold.Options{})
+			var out bytes.Buffer
+			p := NewPlainPrinter(&out, f)
+			var got []string
+			for _, n := range applies {
+				if n > len(recs) {
+					t.Fatalf("%d records left, apply wants %d", len(recs), n)
+				}
+				u, _ := f.Apply(recs[:n]...)
+				recs = recs[n:]
+				out.Reset()
+				if err := p.Print(u); err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, strings.TrimSuffix(out.String(), "\n"))
+			}
+			if len(recs) > 0 {
+				t.Fatalf("%d records not applied", len(recs))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("printed, apply by apply:\n%q\nwant\n%q", got, tt.want)
+			}
+		})
 	}
 }
 
