@@ -62,7 +62,7 @@ func (f *Fold) acpSession(c *ctx, typ, id string) error {
 		}
 		return nil
 	}
-	msg := fmt.Sprintf("message is for session '%s' but this fold shows session '%s'; it was not applied (open each session separately)", id, a.Session.ID)
+	msg := fmt.Sprintf("message is for session '%s' but this fold shows session '%s'; it was not applied", id, a.Session.ID)
 	f.diagnose(c, typ, RuleACPSession, msg)
 	return fmt.Errorf("record #%d: %w: %s", c.seq, ErrCorrelation, msg)
 }

@@ -31,6 +31,9 @@ const (
 	RuleChunk       Rule = "chunk"       // a *_CHUNK event that cannot be expanded
 	RuleLegacy      Rule = "legacy"      // a THINKING_* event with nothing to continue
 	RuleCorrelation Rule = "correlation" // an event for another thread
+	// RuleThreadOverlap: a run of one thread started while a run of another
+	// thread of the same source was still open (Threads).
+	RuleThreadOverlap Rule = "thread-overlap"
 )
 
 // Diagnostic is one problem found in the input: which record, what type,

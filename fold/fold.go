@@ -89,11 +89,32 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 	if f.resuming {
 		return Update{}, ErrResuming
 	}
+	u, errs := f.applyNoted(recs, nil)
+	return u, errors.Join(errs...)
+}
+
+// apply is Apply for Threads, which has already routed recs to this fold:
+// note, when set, is a diagnostic reported before the first record.
+// Records of another thread are still refused (and reported), so they
+// need no error here.
+func (f *Fold) apply(recs []model.Record, note *Diagnostic) Update {
+	if f.resuming {
+		return Update{}
+	}
+	u, _ := f.applyNoted(recs, note)
+	return u
+}
+
+func (f *Fold) applyNoted(recs []model.Record, note *Diagnostic) (Update, []error) {
 	c := &f.ctx
 	c.changed, c.steps = c.changed[:0], c.steps[:0]
 	nd := len(f.st.Diagnostics)
 	var errs []error
 	for i := range recs {
+		if note != nil && i == 0 {
+			c.seq, c.at = recs[0].Seq, recs[0].At
+			f.diagnose(c, note.Type, note.Rule, note.Message)
+		}
 		if err := f.applyOne(c, &recs[i]); err != nil {
 			errs = append(errs, err)
 		}
@@ -102,7 +123,7 @@ func (f *Fold) Apply(recs ...model.Record) (Update, error) {
 	u := Update{Diagnostics: slices.Clone(f.st.Diagnostics[nd:])}
 	u.Items = slices.Compact(slices.Sorted(slices.Values(c.changed)))
 	u.Steps = slices.Compact(slices.Sorted(slices.Values(c.steps)))
-	return u, errors.Join(errs...)
+	return u, errs
 }
 
 func (f *Fold) diagnose(c *ctx, typ string, rule Rule, msg string) {
@@ -192,7 +213,7 @@ func (f *Fold) correlate(c *ctx, ev agui.Event) error {
 	if thread == f.st.ThreadID {
 		return nil
 	}
-	msg := fmt.Sprintf("event is for thread '%s' but this fold shows thread '%s'; it was not applied (open each thread separately)", thread, f.st.ThreadID)
+	msg := fmt.Sprintf("event is for thread '%s' but this fold shows thread '%s'; it was not applied", thread, f.st.ThreadID)
 	f.diagnose(c, ev.EventType(), RuleCorrelation, msg)
 	return fmt.Errorf("record #%d: %w: %s", c.seq, ErrCorrelation, msg)
 }
