@@ -7,16 +7,22 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/compact"
 	"github.com/agentwatch/agentwatch/fold/compact/equiv"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// Compact writes src compacted to output ("" or "-": standard output).
-// It is a ProblemsError when no compaction keeps the log's meaning (the log
-// is then written unchanged).
-func Compact(opts *Options, src *Source, output string) error {
+// Compact writes src compacted to output ("" or "-": standard output):
+// each thread compacted on its own, thread after thread in order of first
+// appearance, or only the thread named by thread. It is a ProblemsError
+// when no compaction keeps a thread's meaning (that thread is then written
+// unchanged).
+func Compact(opts *Options, src *Source, output, thread string) error {
+	if src.Kind == KindFolder {
+		return BadInput(fmt.Errorf("%s is a folder: compact one log at a time", src.Arg))
+	}
 	in, closeIn, err := src.Open(opts.Stdin)
 	if err != nil {
 		return err
@@ -29,27 +35,60 @@ func Compact(opts *Options, src *Source, output string) error {
 	if len(recs) == 0 {
 		return BadInput(fmt.Errorf("%s holds no events", src.Name()))
 	}
-	want := equiv.Fold(recs)
-	res, err := compact.Compact(recs, func(out []model.Record) error { return want.Compare(equiv.Fold(out)) })
-	if errors.Is(err, compact.ErrUnreadable) {
-		return BadInput(fmt.Errorf("%s: %w; a compacted log can only hold events: fix or remove it (agentwatch validate %s lists every problem)", src.Name(), err, src.Arg))
+	ts, parts := splitThreads(src, recs)
+	if thread != "" {
+		th, err := SelectThread(ts, src, thread)
+		if err != nil {
+			return err
+		}
+		parts = [][]model.Record{parts[ts.Index(th)]}
 	}
-	if err != nil {
-		return BadInput(fmt.Errorf("%s: %w", src.Name(), err))
+	var out []model.Record
+	problems, unchanged := 0, false
+	for _, part := range parts {
+		want := equiv.Fold(part)
+		res, err := compact.Compact(part, func(got []model.Record) error { return want.Compare(equiv.Fold(got)) })
+		if errors.Is(err, compact.ErrUnreadable) {
+			return BadInput(fmt.Errorf("%s: %w; a compacted log can only hold events: fix or remove it (agentwatch validate %s lists every problem)", src.Name(), err, src.Arg))
+		}
+		if err != nil {
+			return BadInput(fmt.Errorf("%s: %w", src.Name(), err))
+		}
+		out = append(out, res.Records...)
+		problems += len(want.Problems)
+		if res.Method == compact.MethodUnchanged {
+			unchanged = true
+			for _, r := range res.Rejected {
+				fmt.Fprintf(opts.Stderr, "agentwatch: %s: %v\n", src.Name(), r)
+			}
+		}
 	}
-	if err := writeCompacted(output, opts.Stdout, res.Records); err != nil {
+	if err := writeCompacted(output, opts.Stdout, out); err != nil {
 		return BadInput(err)
 	}
-	if n := len(want.Problems); n > 0 {
-		fmt.Fprintf(opts.Stderr, "agentwatch: %d problem(s) in %s (run: agentwatch validate %s); the compacted log folds the same\n", n, src.Name(), src.Arg)
+	if problems > 0 {
+		fmt.Fprintf(opts.Stderr, "agentwatch: %d problem(s) in %s (run: agentwatch validate %s); the compacted log folds the same\n", problems, src.Name(), src.Arg)
 	}
-	if res.Method == compact.MethodUnchanged {
-		for _, r := range res.Rejected {
-			fmt.Fprintf(opts.Stderr, "agentwatch: %s: %v\n", src.Name(), r)
-		}
+	if unchanged {
 		return &ProblemsError{Err: fmt.Errorf("%s could not be compacted without changing what it folds to; it was written unchanged (please report this log)", src.Name())}
 	}
 	return nil
+}
+
+// splitThreads cuts records into their threads' parts, in order of first
+// appearance.
+func splitThreads(src *Source, recs []model.Record) (*fold.Threads, [][]model.Record) {
+	ts := fold.NewThreads(fold.Options{})
+	var parts [][]model.Record
+	for _, r := range recs {
+		th := ts.Route(src.Name(), &r)
+		i := ts.Index(th)
+		for len(parts) <= i {
+			parts = append(parts, nil)
+		}
+		parts[i] = append(parts[i], r)
+	}
+	return ts, parts
 }
 
 // writeCompacted writes the log to stdout ("" or "-") or to a file, which

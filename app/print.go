@@ -22,12 +22,21 @@ func PrintSteps(w io.Writer, steps []*model.Step) {
 	tw.Flush()
 }
 
-// NoteProblems tells on w that the source had problems the output does
-// not show, and how to list them.
-func NoteProblems(w io.Writer, f *fold.Fold, src *Source) {
-	if n := len(f.Diagnostics()); n > 0 {
-		fmt.Fprintf(w, "agentwatch: %d problem(s) in %s were skipped; run: agentwatch validate %s\n", n, src.Name(), src.Arg)
+// PrintThreadSteps writes the steps of threads: as PrintSteps for one
+// thread, and with the thread's id first on each line for several.
+func PrintThreadSteps(w io.Writer, threads []*fold.Thread) {
+	if len(threads) == 1 {
+		PrintSteps(w, threads[0].Fold.Steps())
+		return
 	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, th := range threads {
+		id := OneLine(th.Key())
+		for _, s := range th.Fold.Steps() {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", id, s.Index+1, s.Category, OneLine(s.Label()), s.Status, Duration(s))
+		}
+	}
+	tw.Flush()
 }
 
 // OneLine makes agent text safe for a terminal and keeps it on one line of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentwatch/agentwatch/assets"
@@ -31,6 +32,9 @@ const (
 	KindACPRecording
 	// KindURL is an AG-UI endpoint, for connect.
 	KindURL
+	// KindFolder is a folder of logs, or a glob pattern naming logs: each
+	// file is a source of its own, of one or more threads.
+	KindFolder
 )
 
 // String names the kind for messages.
@@ -48,6 +52,8 @@ func (k Kind) String() string {
 		return "ACP recording"
 	case KindURL:
 		return "URL"
+	case KindFolder:
+		return "folder"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -63,6 +69,11 @@ type Source struct {
 	Records []model.Record
 	// Format names a messages file's format.
 	Format sources.MessagesFormat
+	// Files are a folder's logs when it was identified, in name order, and
+	// Skipped what it holds that is not opened; Pattern is set for a glob.
+	Files   []string
+	Skipped []Skipped
+	Pattern bool
 }
 
 // maxMessagesFile is the largest file checked for being messages-only; such
@@ -70,7 +81,8 @@ type Source struct {
 const maxMessagesFile = 256 << 20
 
 // Identify decides what arg is: the demo (""), standard input ("-"), a URL,
-// a messages file, an ACP recording or an event log. A file that holds
+// a folder or glob of logs, a messages file, an ACP recording or an event
+// log. A file that holds
 // messages but cannot be converted is an InputError naming the bad part; a
 // file that does not exist is left for Open to report, the same way for
 // every command.
@@ -83,6 +95,27 @@ func Identify(arg string) (*Source, error) {
 	case strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://"):
 		return &Source{Kind: KindURL, Arg: arg}, nil
 	}
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		files, skipped, err := listFolder(arg)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("open %s: %s", arg, errCause(err)))
+		}
+		return &Source{Kind: KindFolder, Arg: arg, Files: files, Skipped: skipped}, nil
+	}
+	if isGlob(arg) {
+		files, skipped, err := listGlob(arg)
+		if err != nil {
+			return nil, BadInput(err)
+		}
+		return &Source{Kind: KindFolder, Arg: arg, Files: files, Skipped: skipped, Pattern: true}, nil
+	}
+	return identifyFile(arg)
+}
+
+// identifyFile decides what the file at path is: a messages file, an ACP
+// recording or (by default, and for a path that does not exist yet) an
+// event log.
+func identifyFile(arg string) (*Source, error) {
 	src := &Source{Kind: KindEventLog, Arg: arg}
 	st, err := os.Stat(arg)
 	if err != nil || !st.Mode().IsRegular() {
@@ -156,10 +189,29 @@ func (s *Source) Open(stdin io.Reader) (io.Reader, func(), error) {
 		return stdin, func() {}, nil
 	case KindURL:
 		return nil, nil, BadInput(fmt.Errorf("%s is a URL: agentwatch connect %s runs the agent there", s.Arg, s.Arg))
+	case KindFolder:
+		return nil, nil, BadInput(fmt.Errorf("%s is a folder of logs: open one of its files", s.Arg))
 	}
 	f, err := sources.Open(s.Arg)
 	if err != nil {
 		return nil, nil, BadInput(err)
 	}
 	return f, func() { f.Close() }, nil
+}
+
+// Members identifies each log of a folder (the files found when it was
+// identified). A file that cannot be identified (a messages file that does
+// not convert) is skipped with its reason.
+func (s *Source) Members() ([]*Source, []Skipped) {
+	var out []*Source
+	skipped := slices.Clone(s.Skipped)
+	for _, p := range s.Files {
+		m, err := identifyFile(p)
+		if err != nil {
+			skipped = append(skipped, Skipped{Path: p, Reason: err.Error()})
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, skipped
 }

@@ -9,7 +9,7 @@ import (
 // newCompactCommand is `agentwatch compact FILE`: the log compacted as
 // @ag-ui/client's compactEvents does it, less its faults.
 func newCompactCommand(opts *app.Options) *cobra.Command {
-	var output string
+	var output, thread string
 	cmd := &cobra.Command{
 		Use:   "compact FILE",
 		Short: "Compact a log: one delta per message and tool call, one state snapshot per run",
@@ -31,6 +31,10 @@ the same state.
 Compacted logs reorder events and drop the timestamps of merged deltas: keep
 them for archives and for the final fold, not for replay at recorded pace.
 
+A log of several threads is compacted thread by thread: the output holds
+each thread's compacted events, one thread after another in order of first
+appearance; --thread ID keeps one thread.
+
 FILE "-" reads standard input. Exit status: 0; 1 when no compaction kept
 the log's meaning (the log is then written unchanged); 2 when FILE cannot be
 read or holds something that is not an event.`,
@@ -40,9 +44,10 @@ read or holds something that is not an event.`,
 			if err != nil {
 				return err
 			}
-			return app.Compact(opts, src, output)
+			return app.Compact(opts, src, output, thread)
 		},
 	}
+	threadFlag(cmd, &thread)
 	cmd.Flags().StringVarP(&output, "output", "o", "", `write the compacted log to FILE instead of standard output ("-": standard output)`)
 	return cmd
 }

@@ -8,33 +8,59 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/fold"
 )
+
+// threadResult is one thread's fold in the many-thread output: the
+// one-thread shape, and for a folder the file it came from.
+type threadResult struct {
+	Source      string `json:"source,omitempty"`
+	fold.Result `json:",inline"`
+}
 
 // newFoldCommand is `agentwatch fold FILE`: the fold as JSON.
 func newFoldCommand(opts *app.Options) *cobra.Command {
 	var compact bool
+	var thread string
 	cmd := &cobra.Command{
-		Use:   "fold FILE",
+		Use:   "fold FILE|DIR",
 		Short: "Fold a log and print messages, state, steps, runs and diagnostics as JSON",
 		Long: `fold reads an AG-UI event log and prints one JSON object:
 
-  {"messages": […], "state": …, "steps": […], "runs": […], "diagnostics": […], "warnings": […]}
+  {"threadId": …, "messages": […], "state": …, "steps": […], "runs": […], "diagnostics": […], "warnings": […]}
 
 messages and state use the AG-UI wire shapes, built as the reference client
 (@ag-ui/client defaultApplyEvents) builds them, so they can be compared with it.
 Events that break a protocol rule are listed in diagnostics and not applied.
-FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
+
+Each thread is folded on its own. A log (or a folder of logs) with several
+threads prints {"threads": [ … ]}, one object of the shape above per thread
+in order of first appearance (with "source", the file, for a folder);
+--thread ID prints that thread alone. FILE "-" reads standard input.
+Exit status: 0, or 2 when FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, _, list, err := foldThreads(opts, args, thread)
 			if err != nil {
 				return err
 			}
-			f, err := app.FoldSource(opts, src)
-			if err != nil {
-				return err
+			var out any
+			switch {
+			case len(list) == 0:
+				out = fold.New(fold.Options{}).Summary()
+			case len(list) == 1:
+				out = list[0].Fold.Summary()
+			default:
+				all := make([]threadResult, len(list))
+				for i, th := range list {
+					all[i].Result = th.Fold.Summary()
+					if src.Kind == app.KindFolder {
+						all[i].Source = th.Source
+					}
+				}
+				out = map[string]any{"threads": all}
 			}
-			b, err := json.Marshal(f.Summary(), json.Deterministic(true))
+			b, err := json.Marshal(out, json.Deterministic(true))
 			if err != nil {
 				return app.BadInput(err)
 			}
@@ -50,5 +76,6 @@ FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
 		},
 	}
 	cmd.Flags().BoolVar(&compact, "compact", false, "print the JSON on one line")
+	threadFlag(cmd, &thread)
 	return cmd
 }

@@ -48,7 +48,7 @@ The headless commands fold, validate and steps are for scripts and CI.`,
 	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
 	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
 		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),
-		newReplayCommand(opts), newACPCommand(opts))
+		newReplayCommand(opts), newACPCommand(opts), newThreadsCommand(opts))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/agentwatch/agentwatch/app"
@@ -8,8 +10,9 @@ import (
 
 // newStepsCommand is `agentwatch steps FILE`: one line per step.
 func newStepsCommand(opts *app.Options) *cobra.Command {
-	return &cobra.Command{
-		Use:   "steps FILE",
+	var thread string
+	cmd := &cobra.Command{
+		Use:   "steps FILE|DIR",
 		Short: "List the agent computer's steps: index, category, label, status, duration",
 		Long: `steps reads an AG-UI event log and prints one line per step (tool call):
 
@@ -17,20 +20,27 @@ func newStepsCommand(opts *app.Options) *cobra.Command {
 
 The category comes from TOOL_CALL_START.metadata.category (or .kind) and the
 location from .location, or from --tool-kinds; otherwise it is "other".
-FILE "-" reads standard input. Exit status: 0, or 2 when FILE cannot be read.`,
+A log (or folder) of several threads lists every thread's steps, thread by
+thread in order of first appearance, with the thread id first on each line;
+--thread ID lists one thread's. FILE "-" reads standard input.
+Exit status: 0, or 2 when FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, _, list, err := foldThreads(opts, args, thread)
 			if err != nil {
 				return err
 			}
-			f, err := app.FoldSource(opts, src)
-			if err != nil {
-				return err
+			app.PrintThreadSteps(opts.Stdout, list)
+			problems := 0
+			for _, th := range list {
+				problems += len(th.Fold.Diagnostics())
 			}
-			app.PrintSteps(opts.Stdout, f.Steps())
-			app.NoteProblems(opts.Stderr, f, src)
+			if problems > 0 {
+				fmt.Fprintf(opts.Stderr, "agentwatch: %d problem(s) in %s were skipped; run: agentwatch validate %s\n", problems, src.Name(), src.Arg)
+			}
 			return nil
 		},
 	}
+	threadFlag(cmd, &thread)
+	return cmd
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -12,8 +14,9 @@ import (
 // newValidateCommand is `agentwatch validate FILE`: one line per problem.
 func newValidateCommand(opts *app.Options) *cobra.Command {
 	var warnings bool
+	var thread string
 	cmd := &cobra.Command{
-		Use:   "validate FILE",
+		Use:   "validate FILE|DIR",
 		Short: "Check a log against the AG-UI 1.0 rules; one line per problem",
 		Long: `validate reads an AG-UI event log and prints one line per problem:
 
@@ -21,38 +24,80 @@ func newValidateCommand(opts *app.Options) *cobra.Command {
 
 SEQ numbers the events from 1 in file order. The rules are those of the
 reference verifier (@ag-ui/client verifyEvents), plus unreadable or malformed
-events and events of another thread. Unlike the reference, validate goes on
-after the first problem, so every problem is listed.
+events, and a run of one thread that starts while a run of another is still
+open (thread-overlap). Unlike the reference, validate goes on after the
+first problem, so every problem is listed.
+
+Each thread is checked on its own, so a log of many valid threads is valid;
+with several threads each line ends with the thread it is in (and for a
+folder the lines of each file come together, in file order). --thread ID
+checks one thread.
 
 Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, _, list, err := foldThreads(opts, args, thread)
 			if err != nil {
 				return err
 			}
-			f, err := app.FoldSource(opts, src)
-			if err != nil {
-				return err
+			// Warnings come after every problem, as a second list.
+			type line struct {
+				warning   bool
+				file, seq uint64
+				text      string
 			}
-			for _, d := range f.Diagnostics() {
-				typ := d.Type
-				if typ == "" {
-					typ = "(no type)"
+			files := map[string]uint64{}
+			var lines []line
+			problems := 0
+			for _, th := range list {
+				if _, ok := files[th.Source]; !ok {
+					files[th.Source] = uint64(len(files))
 				}
-				fmt.Fprintf(opts.Stdout, "#%d %s: %s  [%s]\n", d.Seq, tui.Plain(typ), tui.Plain(d.Message), d.Rule)
-			}
-			if warnings {
-				for _, w := range f.Warnings() {
-					fmt.Fprintf(opts.Stdout, "#%d %s: warning: %s\n", w.Seq, tui.Plain(w.Type), tui.Plain(w.Message))
+				where := ""
+				if len(list) > 1 {
+					where = "  thread " + tui.Plain(th.Key())
+					if src.Kind == app.KindFolder {
+						where += " in " + tui.Plain(th.Source)
+					}
+				}
+				for _, d := range th.Fold.Diagnostics() {
+					problems++
+					typ := d.Type
+					if typ == "" {
+						typ = "(no type)"
+					}
+					lines = append(lines, line{false, files[th.Source], d.Seq, fmt.Sprintf("#%d %s: %s  [%s]%s", d.Seq, tui.Plain(typ), tui.Plain(d.Message), d.Rule, where)})
+				}
+				if warnings {
+					for _, w := range th.Fold.Warnings() {
+						lines = append(lines, line{true, files[th.Source], w.Seq, fmt.Sprintf("#%d %s: warning: %s%s", w.Seq, tui.Plain(w.Type), tui.Plain(w.Message), where)})
+					}
 				}
 			}
-			if len(f.Diagnostics()) > 0 {
+			slices.SortStableFunc(lines, func(a, b line) int {
+				return cmp.Or(compareBool(a.warning, b.warning), cmp.Compare(a.file, b.file), cmp.Compare(a.seq, b.seq))
+			})
+			for _, l := range lines {
+				fmt.Fprintln(opts.Stdout, l.text)
+			}
+			if problems > 0 {
 				return &app.ProblemsError{}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVarP(&warnings, "warnings", "w", false, "also print what the reference reducer only warns about (exit status unchanged)")
+	threadFlag(cmd, &thread)
 	return cmd
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }

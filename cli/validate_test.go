@@ -188,8 +188,9 @@ func TestValidateStdin(t *testing.T) {
 	}
 }
 
-// TestFoldCommand: fold prints one JSON object with the six documented keys,
-// and its messages are the reference client's.
+// TestFoldCommand: fold prints one JSON object with the seven documented
+// keys, the thread id among them, and its messages are the reference
+// client's.
 func TestFoldCommand(t *testing.T) {
 	for _, s := range cliPeerSamples(t) {
 		t.Run(s.name, func(t *testing.T) {
@@ -209,7 +210,7 @@ func TestFoldCommand(t *testing.T) {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			if want := []string{"diagnostics", "messages", "runs", "state", "steps", "warnings"}; !slices.Equal(keys, want) {
+			if want := []string{"diagnostics", "messages", "runs", "state", "steps", "threadId", "warnings"}; !slices.Equal(keys, want) {
 				t.Errorf("keys %q, want %q", keys, want)
 			}
 			var msgs []any

@@ -105,11 +105,7 @@ type ThreadUpdate struct {
 // returns one ThreadUpdate per thread that got records, in the order the
 // threads first appear in recs.
 func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
-	src := t.sources[source]
-	if src == nil {
-		src = &sourceRoute{name: source, requests: map[string]*Thread{}}
-		t.sources[source] = src
-	}
+	src := t.source(source)
 	var out []ThreadUpdate
 	at := map[*Thread]int{} // index in out
 	var (
@@ -157,6 +153,24 @@ func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 	return out
 }
 
+// Route assigns rec to its thread without folding it, for splitting a log
+// by thread; a set is used either to Apply or to Route, not both.
+func (t *Threads) Route(source string, rec *model.Record) *Thread {
+	th, _ := t.route(t.source(source), rec)
+	th.Records++
+	if th.FirstSeq == 0 {
+		th.FirstSeq, th.First = rec.Seq, rec.At
+	}
+	th.LastSeq = rec.Seq
+	if !rec.At.IsZero() {
+		th.Last = rec.At
+		if th.First.IsZero() {
+			th.First = rec.At
+		}
+	}
+	return th
+}
+
 // List returns the threads in the order they first appeared (the set's
 // own slice; read only).
 func (t *Threads) List() []*Thread { return t.list }
@@ -181,6 +195,16 @@ func (t *Threads) Index(th *Thread) int {
 		return -1
 	}
 	return th.order
+}
+
+// source returns the routing state of a source, new when it is.
+func (t *Threads) source(name string) *sourceRoute {
+	src := t.sources[name]
+	if src == nil {
+		src = &sourceRoute{name: name, requests: map[string]*Thread{}}
+		t.sources[name] = src
+	}
+	return src
 }
 
 // route picks the thread a record belongs to, and a diagnostic to report

@@ -39,6 +39,8 @@ func (f *Fold) State() jsontext.Value { f.flush(); return f.st.Reduce.State }
 // Result is the headless summary of a fold, as `agentwatch fold` prints it.
 // Messages and State use the AG-UI wire shapes.
 type Result struct {
+	// ThreadID is the thread the fold shows ("" when no run named one).
+	ThreadID    string          `json:"threadId"`
 	Messages    []*agui.Message `json:"messages"`
 	State       jsontext.Value  `json:"state"`
 	Steps       []*model.Step   `json:"steps"`
@@ -49,7 +51,7 @@ type Result struct {
 
 // Summary returns the fold's Result.
 func (f *Fold) Summary() Result {
-	r := Result{Messages: f.Messages(), State: f.State(), Steps: f.Steps(), Runs: f.Runs(), Diagnostics: f.Diagnostics(), Warnings: f.Warnings()}
+	r := Result{ThreadID: f.ThreadID(), Messages: f.Messages(), State: f.State(), Steps: f.Steps(), Runs: f.Runs(), Diagnostics: f.Diagnostics(), Warnings: f.Warnings()}
 	if r.Messages == nil {
 		r.Messages = []*agui.Message{}
 	}
