@@ -236,7 +236,10 @@ func (c *chunkState) textChunk(e *agui.TextMessageChunk) ([]agui.Event, error) {
 			SubagentRunID: e.SubagentRunID.Value, HasSubagent: e.SubagentRunID.IsSet()})
 		l = &c.Lanes[len(c.Lanes)-1]
 		start := &agui.TextMessageStart{Base: chunkBase(agui.TypeTextMessageStart, &e.Base, tagOf(l), false),
-			MessageID: l.ID, Role: agui.Role(role), Name: e.Name.Value}
+			MessageID: l.ID, Role: agui.Role(role)}
+		if e.Name.IsSet() {
+			start.Name = e.Name
+		}
 		out = append(out, start)
 	}
 	if e.Delta.IsSet() || e.RawEvent != nil || len(out) == 0 && (e.Metadata != nil || e.SubagentRunID.State == agui.Null || e.Unknown != nil) {

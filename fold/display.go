@@ -259,7 +259,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		if role == "" {
 			role = string(agui.RoleAssistant)
 		}
-		d.openMessage(c, f, e.MessageID, model.ItemMessage, role, e.Name, sub)
+		d.openMessage(c, f, e.MessageID, model.ItemMessage, role, e.Name.Value, sub)
 	case *agui.ReasoningMessageStart:
 		d.openMessage(c, f, e.MessageID, model.ItemReasoning, string(agui.RoleReasoning), "", sub)
 	case *agui.TextMessageContent:

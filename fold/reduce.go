@@ -138,7 +138,7 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 	case *agui.TextMessageStart:
 		r.openMessage(e.MessageID, e.Role, e.Name, b, "TEXT_MESSAGE_START", "text", warn)
 	case *agui.ReasoningMessageStart:
-		r.openMessage(e.MessageID, agui.RoleReasoning, "", b, "REASONING_MESSAGE_START", "reasoning", warn)
+		r.openMessage(e.MessageID, agui.RoleReasoning, agui.OptString{}, b, "REASONING_MESSAGE_START", "reasoning", warn)
 	case *agui.TextMessageContent:
 		r.appendContent(e.MessageID, e.Delta, b, "TEXT_MESSAGE_CONTENT", "text", warn)
 	case *agui.ReasoningMessageContent:
@@ -212,12 +212,12 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 				}
 				if i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID }); i >= 0 {
 					m = r.ownMessage(m)
-					m.ToolCalls[i].EncryptedValue = e.EncryptedValue
+					m.ToolCalls[i].SetEncryptedValue(e.EncryptedValue)
 					break
 				}
 			}
 		} else if m := r.find(e.EntityID); m != nil && m.Role != agui.RoleActivity {
-			m.EncryptedValue = e.EncryptedValue
+			m.SetEncryptedValue(e.EncryptedValue)
 		}
 	}
 }
@@ -237,7 +237,7 @@ func (r *reduceState) pendingToolCalls(e *agui.RunFinished) []string {
 	return out
 }
 
-func (r *reduceState) openMessage(id string, role agui.Role, name string, b *agui.Base, typ, kind string, warn warnf) {
+func (r *reduceState) openMessage(id string, role agui.Role, name agui.OptString, b *agui.Base, typ, kind string, warn warnf) {
 	existing := r.find(id)
 	if existing != nil && existing.Role == agui.RoleActivity {
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
@@ -248,7 +248,10 @@ func (r *reduceState) openMessage(id string, role agui.Role, name string, b *agu
 		if role == "" {
 			role = agui.RoleAssistant
 		}
-		target = &agui.Message{ID: id, Role: role, Content: agui.TextContent(""), Name: name}
+		target = &agui.Message{ID: id, Role: role, Content: agui.TextContent("")}
+		if name.IsSet() {
+			target.SetName(name.Value)
+		}
 		if b.SubagentRunID.IsSet() {
 			target.SubagentRunID = b.SubagentRunID
 		}
@@ -351,7 +354,8 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	if role == "" {
 		role = agui.RoleTool
 	}
-	m := &agui.Message{ID: e.MessageID, ToolCallID: e.ToolCallID, Role: role, Content: cloneContent(e.Content)}
+	m := &agui.Message{ID: e.MessageID, Role: role, Content: cloneContent(e.Content)}
+	m.SetToolCallID(e.ToolCallID)
 	if e.SubagentRunID.IsSet() {
 		m.SubagentRunID = e.SubagentRunID
 	}

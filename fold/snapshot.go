@@ -98,8 +98,8 @@ func authoritativeActivityTypes(md agui.Metadata) ([]string, activityScope) {
 func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 	existing := r.find(e.MessageID)
 	replace := e.Replace == nil || *e.Replace
-	fresh := &agui.Message{ID: e.MessageID, Role: agui.RoleActivity, ActivityType: e.ActivityType,
-		Content: agui.Content{Object: e.Content.Clone(), Present: true}}
+	fresh := &agui.Message{ID: e.MessageID, Role: agui.RoleActivity, Content: agui.Content{Object: e.Content.Clone(), Present: true}}
+	fresh.SetActivityType(e.ActivityType)
 	if e.SubagentRunID.IsSet() {
 		fresh.SubagentRunID = e.SubagentRunID
 	}
@@ -110,7 +110,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		target = fresh
 	case existing.Role == agui.RoleActivity:
 		if replace {
-			existing.ActivityType = e.ActivityType
+			existing.SetActivityType(e.ActivityType)
 			existing.Content = fresh.Content
 			existing.SubagentRunID = fresh.SubagentRunID
 		}
@@ -152,5 +152,5 @@ func (r *reduceState) activityDelta(e *agui.ActivityDelta, warn warnf) {
 		return
 	}
 	m.Content = agui.Content{Object: next, Present: true}
-	m.ActivityType = e.ActivityType
+	m.SetActivityType(e.ActivityType)
 }

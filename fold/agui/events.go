@@ -110,11 +110,13 @@ type StepFinished struct {
 }
 
 // TextMessageStart opens a text message; an empty Role means assistant.
+// Name is kept as sent: the message it creates has a name, even "", exactly
+// when the event had one.
 type TextMessageStart struct {
 	Base
-	MessageID string `json:"messageId"`
-	Role      Role   `json:"role,omitempty"`
-	Name      string `json:"name,omitempty"`
+	MessageID string    `json:"messageId"`
+	Role      Role      `json:"role,omitempty"`
+	Name      OptString `json:"name,omitzero"`
 }
 
 // TextMessageContent appends Delta to a text message.

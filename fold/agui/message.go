@@ -21,30 +21,35 @@ const (
 )
 
 // Message is one entry of a conversation in its wire shape. Which fields
-// apply depends on Role; the JSON form writes only those that are present,
-// so a folded message compares equal to the reference client's.
+// apply depends on Role; decoding keeps only those (wire.go), and the JSON
+// form writes exactly the ones that were present, empty or not, so a folded
+// message compares equal to the reference client's.
 type Message struct {
-	ID             string     `json:"id"`
-	Role           Role       `json:"role"`
-	Content        Content    `json:"content,omitzero"`
-	Name           string     `json:"name,omitempty"`
-	ToolCalls      []ToolCall `json:"toolCalls,omitempty"`
-	ToolCallID     string     `json:"toolCallId,omitempty"`
-	Error          string     `json:"error,omitempty"`
-	ActivityType   string     `json:"activityType,omitempty"`
-	EncryptedValue string     `json:"encryptedValue,omitempty"`
-	Metadata       Metadata   `json:"metadata,omitzero"`
-	SubagentRunID  OptString  `json:"subagentRunId,omitzero"`
+	ID             string
+	Role           Role
+	Content        Content
+	Name           string
+	ToolCalls      []ToolCall // nil when absent; empty when sent as []
+	ToolCallID     string
+	Error          string
+	ActivityType   string
+	EncryptedValue string
+	Metadata       Metadata
+	SubagentRunID  OptString
+	// Empty holds the string fields above that are present with the value "".
+	Empty Fields
 }
 
 // ToolCall is a call an assistant message makes. Arguments stay the raw
 // string the producer streamed, valid JSON or not.
 type ToolCall struct {
-	ID             string       `json:"id"`
-	Type           string       `json:"type"`
-	Function       FunctionCall `json:"function"`
-	EncryptedValue string       `json:"encryptedValue,omitempty"`
-	Metadata       Metadata     `json:"metadata,omitzero"`
+	ID             string
+	Type           string
+	Function       FunctionCall
+	EncryptedValue string
+	Metadata       Metadata
+	// Empty holds FieldEncryptedValue when it is present with the value "".
+	Empty Fields
 }
 
 // FunctionCall names the tool and carries its argument text.
@@ -149,20 +154,24 @@ func (c Content) MarshalJSONTo(e *jsontext.Encoder) error {
 // ContentPart is one part of a multimodal body: text, or an image, audio,
 // video or document whose bytes come from Source.
 type ContentPart struct {
-	Type     string         `json:"type"`
-	Text     string         `json:"text,omitempty"`
-	ID       string         `json:"id,omitempty"`
-	Source   *PartSource    `json:"source,omitempty"`
-	Metadata jsontext.Value `json:"metadata,omitzero"`
+	Type     string
+	Text     string
+	ID       string
+	Source   *PartSource
+	Metadata jsontext.Value
+	// Empty holds the string fields above that are present with the value "".
+	Empty Fields
 }
 
 // PartSource says where a media part's bytes are: inline base64 ("data"),
 // at a URL ("url"), or a provider file handle ("file").
 type PartSource struct {
-	Type     string `json:"type"`
-	Value    string `json:"value"`
-	MimeType string `json:"mimeType,omitempty"`
-	Provider string `json:"provider,omitempty"`
+	Type     string
+	Value    string
+	MimeType string
+	Provider string
+	// Empty holds the string fields above that are present with the value "".
+	Empty Fields
 }
 
 // RunAgentInput is the body that starts a run; RUN_STARTED echoes it as `input`.
