@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,35 +219,163 @@ func messagesDiff(want, got any) string {
 }
 
 // TestPeerMessagesAndState: the fold's messages and state equal the
-// reference client's for every sample.
+// reference client's for every sample, field for field.
 func TestPeerMessagesAndState(t *testing.T) {
 	for _, s := range peerSamples(t) {
 		t.Run(s.name, func(t *testing.T) {
-			f := foldSample(t, s)
-			sum := f.Summary()
-			got := normalise(t, sum.Messages)
-			want := s.golden.Messages
-			if hasLegacyThinking(s.raw) {
-				m := &idRenaming{fwd: map[string]string{}, rev: map[string]string{}}
-				want = m.unify(want, got, "messages")
-				for _, e := range m.errs {
-					t.Error(e)
-				}
-				if len(m.fwd) > 0 {
-					t.Logf("legacy ids, reference -> fold: %v", m.fwd)
-				}
-			}
-			if !reflect.DeepEqual(want, got) {
-				t.Errorf("messages differ from the reference:\n%s", messagesDiff(want, got))
-			}
-			var gotState any
-			if err := json.Unmarshal(sum.State, &gotState); err != nil {
-				t.Fatalf("fold state %s: %v", sum.State, err)
-			}
-			if !reflect.DeepEqual(s.golden.State, gotState) {
-				t.Errorf("state differs from the reference:\n  reference: %s\n  fold:      %s", compactJSON(s.golden.State), compactJSON(gotState))
-			}
+			checkPeer(t, s, foldSample(t, s), "")
 		})
+	}
+}
+
+// TestPeerAfterRestore: a fold exported, written as JSON and restored, and a
+// fold restored from an in-memory checkpoint, still hold the reference's
+// messages and state. Nothing present is lost on the way, however empty.
+func TestPeerAfterRestore(t *testing.T) {
+	for _, s := range peerSamples(t) {
+		t.Run(s.name, func(t *testing.T) {
+			orig := foldSample(t, s)
+			snap, err := orig.Export()
+			if err != nil {
+				t.Fatal(err)
+			}
+			wire, err := json.Marshal(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back model.Snapshot
+			if err := json.Unmarshal(wire, &back); err != nil {
+				t.Fatal(err)
+			}
+			restored := fold.New(fold.Options{})
+			if err := restored.Restore(back); err != nil {
+				t.Fatal(err)
+			}
+			checkPeer(t, s, restored, " after Export → Restore")
+			checkPeer(t, s, fold.FromCheckpoint(orig.Checkpoint(), fold.Options{}), " after Checkpoint → FromCheckpoint")
+		})
+	}
+}
+
+// checkPeer compares f's messages and state with the sample's golden, up to
+// the renaming of legacy THINKING_* ids and nothing else.
+func checkPeer(t *testing.T, s peerSample, f *fold.Fold, when string) {
+	t.Helper()
+	sum := f.Summary()
+	got := normalise(t, sum.Messages)
+	want := s.golden.Messages
+	if hasLegacyThinking(s.raw) {
+		m := &idRenaming{fwd: map[string]string{}, rev: map[string]string{}}
+		want = m.unify(want, got, "messages")
+		for _, e := range m.errs {
+			t.Error(e)
+		}
+		if len(m.fwd) > 0 {
+			t.Logf("legacy ids, reference -> fold: %v", m.fwd)
+		}
+	}
+	if diffs := jsonDiff(want, got, "messages"); len(diffs) > 0 {
+		t.Errorf("messages%s differ from the reference:\n  %s\n%s", when, strings.Join(diffs, "\n  "), messagesDiff(want, got))
+	}
+	var gotState any
+	if err := json.Unmarshal(sum.State, &gotState); err != nil {
+		t.Fatalf("fold state%s %s: %v", when, sum.State, err)
+	}
+	if diffs := jsonDiff(s.golden.State, gotState, "state"); len(diffs) > 0 {
+		t.Errorf("state%s differs from the reference:\n  %s\n  reference: %s\n  fold:      %s", when,
+			strings.Join(diffs, "\n  "), compactJSON(s.golden.State), compactJSON(gotState))
+	}
+}
+
+// jsonDiff lists every place where got differs from want, two JSON values
+// decoded into plain Go values (map[string]any, []any, string, float64,
+// bool, nil). It is strict about presence: a member or element that one side
+// has and the other lacks is a difference whatever its value, so an absent
+// field differs from "", [], {} and null, and those from each other. Numbers
+// compare as float64, the precision the reference itself has.
+func jsonDiff(want, got any, path string) []string {
+	show := func(v any) string { return compactJSON(v) }
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: reference %s, fold %s", path, show(want), show(got))}
+		}
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			if gv, ok := g[k]; ok {
+				out = append(out, jsonDiff(w[k], gv, path+"."+k)...)
+			} else {
+				out = append(out, fmt.Sprintf("%s.%s: reference %s, fold has no such member", path, k, show(w[k])))
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(g)) {
+			if _, ok := w[k]; !ok {
+				out = append(out, fmt.Sprintf("%s.%s: reference has no such member, fold %s", path, k, show(g[k])))
+			}
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: reference %s, fold %s", path, show(want), show(got))}
+		}
+		var out []string
+		for i := range max(len(w), len(g)) {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			switch {
+			case i >= len(g):
+				out = append(out, fmt.Sprintf("%s: reference %s, fold has no such element", p, show(w[i])))
+			case i >= len(w):
+				out = append(out, fmt.Sprintf("%s: reference has no such element, fold %s", p, show(g[i])))
+			default:
+				out = append(out, jsonDiff(w[i], g[i], p)...)
+			}
+		}
+		return out
+	case string, float64, bool, nil:
+		if want != got {
+			return []string{fmt.Sprintf("%s: reference %s, fold %s", path, show(want), show(got))}
+		}
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: reference holds a %T, which is not a decoded JSON value", path, want)}
+}
+
+// TestJSONDiff: the peer comparison tells absent, null, "", [] and {} apart,
+// at the top and deep inside, and finds equal values equal.
+func TestJSONDiff(t *testing.T) {
+	decode := func(s string) any {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		return v
+	}
+	empties := []string{`null`, `""`, `[]`, `{}`, `0`, `false`}
+	for _, a := range empties {
+		for _, b := range empties {
+			want := decode(`[{"id":"m","toolCalls":` + a + `}]`)
+			got := decode(`[{"id":"m","toolCalls":` + b + `}]`)
+			if d := jsonDiff(want, got, "messages"); (len(d) == 0) != (a == b) {
+				t.Errorf("%s against %s: %q", a, b, d)
+			}
+		}
+		present := decode(`[{"id":"m","content":[{"type":"text","text":` + a + `}]}]`)
+		absent := decode(`[{"id":"m","content":[{"type":"text"}]}]`)
+		if d := jsonDiff(present, absent, "messages"); len(d) != 1 || !strings.Contains(d[0], "messages[0].content[0].text") {
+			t.Errorf("text %s against absent: %q", a, d)
+		}
+		if d := jsonDiff(absent, present, "messages"); len(d) != 1 {
+			t.Errorf("absent against text %s: %q", a, d)
+		}
+	}
+	if d := jsonDiff(decode(`[1,[]]`), decode(`[1]`), "x"); len(d) != 1 {
+		t.Errorf("a missing element: %q", d)
+	}
+	same := `{"a":[1,"",null,{},[]],"b":{"c":true}}`
+	if d := jsonDiff(decode(same), decode(same), "x"); len(d) != 0 {
+		t.Errorf("equal values: %q", d)
 	}
 }
 
