@@ -29,6 +29,8 @@ type Threads struct {
 	list    []*Thread // in order of first appearance
 	byKey   map[threadKey]*Thread
 	sources map[string]*sourceRoute
+	// last is the thread of the last record applied.
+	last *Thread
 }
 
 // Thread is one thread of one source and the fold that shows it.
@@ -50,6 +52,9 @@ type Thread struct {
 	title      string
 	titleFound bool
 	order      int // index in Threads.list
+	// cp is the fold's checkpoint from the set's last Checkpoint, kept
+	// while the thread gets no records (threads_checkpoint.go).
+	cp *Checkpoint
 }
 
 // Key names the thread for people and flags: its id, or "(no thread id)".
@@ -107,7 +112,6 @@ type ThreadUpdate struct {
 func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 	src := t.source(source)
 	var out []ThreadUpdate
-	at := map[*Thread]int{} // index in out
 	var (
 		group []model.Record
 		th    *Thread
@@ -119,6 +123,8 @@ func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 		}
 		u := th.Fold.apply(group, note)
 		th.Records += len(group)
+		th.cp = nil
+		t.last = th
 		if th.FirstSeq == 0 {
 			th.FirstSeq, th.First = group[0].Seq, group[0].At
 		}
@@ -133,10 +139,11 @@ func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 		if th.ID == "" && th.Fold.ThreadID() != "" {
 			t.name(src, th, th.Fold.ThreadID())
 		}
-		if i, ok := at[th]; ok {
+		// Few threads change per Apply: a scan beats a map here.
+		i := slices.IndexFunc(out, func(x ThreadUpdate) bool { return x.Thread == th })
+		if i >= 0 {
 			out[i].Update = mergeUpdates(out[i].Update, u)
 		} else {
-			at[th] = len(out)
 			out = append(out, ThreadUpdate{Thread: th, Update: u, New: th.Records == len(group)})
 		}
 		group, note = group[:0], nil
@@ -170,6 +177,9 @@ func (t *Threads) Route(source string, rec *model.Record) *Thread {
 	}
 	return th
 }
+
+// Last is the thread of the last record applied (nil before any).
+func (t *Threads) Last() *Thread { return t.last }
 
 // List returns the threads in the order they first appeared (the set's
 // own slice; read only).

@@ -294,3 +294,71 @@ func TestThreadsACPSessions(t *testing.T) {
 		t.Errorf("titles %q %q", s1.Title(), s2.Title())
 	}
 }
+
+// threadsExport is every thread's export, with its id, source and counts.
+func threadsExport(t *testing.T, ts *fold.Threads) string {
+	t.Helper()
+	var b strings.Builder
+	for _, th := range ts.List() {
+		fmt.Fprintf(&b, "%s|%s|%d|%d-%d|%v|%v|%s\n", th.Source, th.ID, th.Records, th.FirstSeq, th.LastSeq, th.First, th.Last, export(t, th.Fold))
+	}
+	if l := ts.Last(); l != nil {
+		fmt.Fprintf(&b, "last %d\n", ts.Index(l))
+	}
+	return b.String()
+}
+
+// Law 1 for threads: at every split point, a set restored from a
+// checkpoint and given the rest equals the set that folded everything;
+// the set that took the checkpoint goes on unchanged by it, and a second
+// restore from the same checkpoint is independent of the first.
+func TestLawThreadsCheckpointEverySplit(t *testing.T) {
+	recs := readAll(t, bytes.NewReader(loggen.GenerateThreads(400, 3, 9)))
+	whole := fold.NewThreads(fold.Options{})
+	whole.Apply("s", recs...)
+	want := threadsExport(t, whole)
+	step := 1
+	if testing.Short() {
+		step = 13
+	}
+	for k := 0; k <= len(recs); k += step {
+		a := fold.NewThreads(fold.Options{})
+		a.Apply("s", recs[:k]...)
+		cp := a.Checkpoint()
+		a.Apply("s", recs[k:]...)
+		if got := threadsExport(t, a); got != want {
+			t.Fatalf("split %d: the set that took the checkpoint differs", k)
+		}
+		b := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+		c := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+		b.Apply("s", recs[k:]...)
+		if got := threadsExport(t, b); got != want {
+			t.Fatalf("split %d: restored and continued differs from folding everything", k)
+		}
+		if k < len(recs) {
+			c.Apply("s", recs[k:k+1]...)
+			d := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+			d.Apply("s", recs[k:]...)
+			if got := threadsExport(t, d); got != want {
+				t.Fatalf("split %d: a second restore was changed by the first", k)
+			}
+		}
+	}
+}
+
+// A chain of checkpoints, each taken by a set restored from the one before,
+// ends where one uninterrupted fold ends (threads that stay quiet share
+// their fold checkpoint).
+func TestLawThreadsCheckpointChain(t *testing.T) {
+	recs := readAll(t, bytes.NewReader(loggen.GenerateThreads(3_000, 6, 11)))
+	whole := fold.NewThreads(fold.Options{})
+	whole.Apply("s", recs...)
+	ts := fold.NewThreads(fold.Options{})
+	for i := 0; i < len(recs); i += 97 {
+		ts.Apply("s", recs[i:min(len(recs), i+97)]...)
+		ts = fold.ThreadsFromCheckpoint(ts.Checkpoint(), fold.Options{})
+	}
+	if threadsExport(t, ts) != threadsExport(t, whole) {
+		t.Fatal("a chain of checkpoints differs from one fold")
+	}
+}

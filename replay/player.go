@@ -41,8 +41,10 @@ type Player struct {
 	clock Clock
 	loop  bool
 
-	f   *fold.Fold
+	f   *fold.Threads
 	pos int // records applied to f
+	// empty is the fold shown before any record is played.
+	empty *fold.Fold
 
 	playing bool
 	speed   float64
@@ -58,7 +60,7 @@ func NewPlayer(src Source, tl *Timeline, sched *Schedule, opts PlayerOptions) *P
 	if opts.Clock == nil {
 		opts.Clock = RealClock
 	}
-	p := &Player{src: src, tl: tl, sched: sched, clock: opts.Clock, loop: opts.Loop, f: fold.New(tl.opts)}
+	p := &Player{src: src, tl: tl, sched: sched, clock: opts.Clock, loop: opts.Loop, f: fold.NewThreads(tl.opts), empty: fold.New(tl.opts)}
 	p.speed = clampSpeed(opts.Speed)
 	return p
 }
@@ -70,9 +72,23 @@ func clampSpeed(s float64) float64 {
 	return min(max(s, MinSpeed), MaxSpeed)
 }
 
-// Fold is the fold of the records played so far. A seek may replace it:
-// callers read it again after every call that moves the player.
-func (p *Player) Fold() *fold.Fold { return p.f }
+// Fold is the fold of the thread being played: the thread of the last
+// record played (an empty fold before the first). A log of many threads
+// is played in the order of its records, so this may be another thread
+// after every call that moves the player; a seek may replace it too:
+// callers read it again after every such call.
+func (p *Player) Fold() *fold.Fold {
+	if th := p.f.Last(); th != nil {
+		return th.Fold
+	}
+	return p.empty
+}
+
+// Thread is the thread being played (nil before the first record).
+func (p *Player) Thread() *fold.Thread { return p.f.Last() }
+
+// Threads is every thread of the records played so far.
+func (p *Player) Threads() *fold.Threads { return p.f }
 
 // Pos is how many records have been played.
 func (p *Player) Pos() int { return p.pos }
@@ -220,9 +236,7 @@ func (p *Player) forward(n int) error {
 	if err != nil {
 		return fmt.Errorf("replay: records %d–%d: %w", p.pos, n, err)
 	}
-	if err := apply(p.f, recs); err != nil {
-		return err
-	}
+	p.f.Apply(source, recs...)
 	p.pos = n
 	return nil
 }
@@ -240,11 +254,11 @@ func (p *Player) Seek(k int) (replaced bool, err error) {
 			}
 		}
 	} else {
-		f, err := p.tl.At(k)
+		ts, err := p.tl.At(k)
 		if err != nil {
 			return false, err
 		}
-		p.f, p.pos, replaced = f, k, true
+		p.f, p.pos, replaced = ts, k, true
 	}
 	p.base = 0
 	if k > 0 {

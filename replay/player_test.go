@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
@@ -205,7 +206,7 @@ func TestPlayerStepAndSeek(t *testing.T) {
 		if p.Elapsed() != wantElapsed {
 			t.Fatalf("%s: elapsed %v, want %v", what, p.Elapsed(), wantElapsed)
 		}
-		if got, want := state(t, p.Fold()), state(t, foldRecs(recs[:wantPos])); !bytes.Equal(got, want) {
+		if got, want := state(t, p.Threads()), state(t, foldRecs(recs[:wantPos])); !bytes.Equal(got, want) {
 			t.Fatalf("%s: fold differs from folding the first %d records", what, wantPos)
 		}
 	}
@@ -342,10 +343,37 @@ func TestPlayerSeekLaw(t *testing.T) {
 						clk.move(wait)
 					}
 				}
-				if got := state(t, p.Fold()); !bytes.Equal(got, want) {
+				if got := state(t, p.Threads()); !bytes.Equal(got, want) {
 					t.Fatalf("seek to %d (from %d) then play to the end differs from playing from the start", k, from)
 				}
 			}
 		})
+	}
+}
+
+// A log of several threads plays in the order of its records; Fold is the
+// fold of the thread being played, before and after a seek.
+func TestPlayerThreads(t *testing.T) {
+	recs, err := sources.ReadAll(bytes.NewReader(loggen.GenerateThreads(900, 3, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newTestPlayer(t, recs, ScheduleOptions{}, PlayerOptions{})
+	if p.Thread() != nil || len(p.Fold().Items()) != 0 {
+		t.Fatal("before the first record the player shows a thread")
+	}
+	seen := map[string]bool{}
+	for k := 1; k <= len(recs); k += 7 {
+		if _, err := p.Seek(k); err != nil {
+			t.Fatal(err)
+		}
+		th := p.Thread()
+		if th == nil || th.LastSeq != recs[k-1].Seq || p.Fold() != th.Fold {
+			t.Fatalf("at %d the player shows thread %v, want the thread of record #%d", k, th, recs[k-1].Seq)
+		}
+		seen[th.ID] = true
+	}
+	if len(seen) != 3 || p.Threads().Len() != 3 {
+		t.Fatalf("played %d threads of %d, want 3", len(seen), p.Threads().Len())
 	}
 }

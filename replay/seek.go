@@ -2,7 +2,6 @@ package replay
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -37,16 +36,20 @@ type Timeline struct {
 	every int
 
 	mu sync.Mutex
-	// cps[i] is the fold's checkpoint after the first i*every records;
-	// cps[0] is the empty fold.
-	cps []*fold.Checkpoint
+	// cps[i] is the threads' checkpoint after the first i*every records;
+	// cps[0] is the empty set.
+	cps []*fold.ThreadsCheckpoint
 	// stepAt[i] is how many records were applied when step i appeared;
 	// runAt likewise for runs.
 	stepAt, runAt []int
 	built         int
 
-	build *fold.Fold // owned by Extend
+	build *fold.Threads // owned by Extend
 }
+
+// source is the name a timeline's records are routed under: a timeline
+// is over one log, so one name serves.
+const source = ""
 
 // NewTimeline returns a timeline over src with a checkpoint every `every`
 // records (every ≥ 1; 0 means DefaultCheckpointEvery). Nothing is folded
@@ -58,8 +61,8 @@ func NewTimeline(src Source, opts fold.Options, every int) (*Timeline, error) {
 	if every == 0 {
 		every = DefaultCheckpointEvery
 	}
-	t := &Timeline{src: src, opts: opts, every: every, build: fold.New(opts)}
-	t.cps = []*fold.Checkpoint{t.build.Checkpoint()}
+	t := &Timeline{src: src, opts: opts, every: every, build: fold.NewThreads(opts)}
+	t.cps = []*fold.ThreadsCheckpoint{t.build.Checkpoint()}
 	return t, nil
 }
 
@@ -95,13 +98,20 @@ func (t *Timeline) Extend(max int) (int, error) {
 		if err != nil {
 			return done, fmt.Errorf("timeline: records %d–%d: %w", i, j, err)
 		}
-		ns, nr := len(t.build.Steps()), len(t.build.Runs())
-		if err := apply(t.build, recs); err != nil {
-			return done, err
+		before := make(map[*fold.Thread][2]int, 4)
+		for _, th := range t.build.List() {
+			before[th] = [2]int{len(th.Fold.Steps()), len(th.Fold.Runs())}
 		}
-		steps := starts(recs, i, t.build.Steps()[ns:], func(s *model.Step) uint64 { return s.FirstSeq })
-		runs := starts(recs, i, t.build.Runs()[nr:], func(r *model.Run) uint64 { return r.FirstSeq })
-		var cp *fold.Checkpoint
+		var steps, runs []int
+		for _, u := range t.build.Apply(source, recs...) {
+			b := before[u.Thread]
+			f := u.Thread.Fold
+			steps = append(steps, starts(recs, i, f.Steps()[b[0]:], func(s *model.Step) uint64 { return s.FirstSeq })...)
+			runs = append(runs, starts(recs, i, f.Runs()[b[1]:], func(r *model.Run) uint64 { return r.FirstSeq })...)
+		}
+		slices.Sort(steps)
+		slices.Sort(runs)
+		var cp *fold.ThreadsCheckpoint
 		if j%t.every == 0 {
 			cp = t.build.Checkpoint()
 		}
@@ -129,33 +139,6 @@ func starts[T any](recs []model.Record, at int, added []T, first func(T) uint64)
 		out = append(out, at+min(k, len(recs)-1)+1)
 	}
 	return out
-}
-
-// apply folds recs into f; records of another thread are not an error here
-// (the fold skips and reports them, as it does live).
-func apply(f *fold.Fold, recs []model.Record) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	_, err := f.Apply(recs...)
-	if err != nil && !onlyCorrelation(err) {
-		return fmt.Errorf("timeline: %w", err)
-	}
-	return nil
-}
-
-// onlyCorrelation reports whether every error joined in err is a
-// correlation error.
-func onlyCorrelation(err error) bool {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			if !onlyCorrelation(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return errors.Is(err, fold.ErrCorrelation)
 }
 
 // Len is the number of records folded into the timeline so far.
@@ -190,9 +173,10 @@ func (t *Timeline) RunStarts() []int {
 	return slices.Clip(t.runAt)
 }
 
-// At returns a fresh fold holding exactly the first k records (0 ≤ k ≤
-// Len), independent of the timeline and of other folds it returned.
-func (t *Timeline) At(k int) (*fold.Fold, error) {
+// At returns a fresh set of threads holding exactly the first k records
+// (0 ≤ k ≤ Len), independent of the timeline and of other sets it
+// returned.
+func (t *Timeline) At(k int) (*fold.Threads, error) {
 	t.mu.Lock()
 	if k < 0 || k > t.built {
 		n := t.built
@@ -202,18 +186,16 @@ func (t *Timeline) At(k int) (*fold.Fold, error) {
 	c := min(k/t.every, len(t.cps)-1)
 	cp := t.cps[c]
 	t.mu.Unlock()
-	f := fold.New(t.opts)
-	if c > 0 { // before the first spacing, a new fold is the checkpoint (and stays Fresh)
-		f = fold.FromCheckpoint(cp, t.opts)
+	ts := fold.NewThreads(t.opts)
+	if c > 0 { // before the first spacing, a new set is the checkpoint
+		ts = fold.ThreadsFromCheckpoint(cp, t.opts)
 	}
 	if k > c*t.every {
 		recs, err := t.src.Records(c*t.every, k)
 		if err != nil {
 			return nil, fmt.Errorf("timeline: records %d–%d: %w", c*t.every, k, err)
 		}
-		if err := apply(f, recs); err != nil {
-			return nil, err
-		}
+		ts.Apply(source, recs...)
 	}
-	return f, nil
+	return ts, nil
 }

@@ -19,7 +19,8 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// seekFixtures returns the peer samples and the embedded demo.
+// seekFixtures returns the peer samples, the embedded demo and a log of
+// three threads.
 func seekFixtures(t *testing.T) map[string][]model.Record {
 	t.Helper()
 	paths, _ := filepath.Glob("../testdata/peer/samples/*")
@@ -43,25 +44,46 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 		t.Fatal(err)
 	}
 	out["assets/demo.jsonl"] = recs
+	// A log of several threads: seeking restores every thread.
+	if out["threads"], err = sources.ReadAll(bytes.NewReader(loggen.GenerateThreads(500, 3, 5))); err != nil {
+		t.Fatal(err)
+	}
 	if len(out) < 5 {
 		t.Fatalf("only %d fixtures found; the seek law needs testdata/peer/samples", len(out))
 	}
 	return out
 }
 
-func state(t *testing.T, f *fold.Fold) []byte {
+// state is a fold's export, or every thread's of a set, in order.
+func state(t *testing.T, v any) []byte {
 	t.Helper()
-	s, err := f.Export()
-	if err != nil {
-		t.Fatal(err)
+	var folds []*fold.Fold
+	switch v := v.(type) {
+	case *fold.Fold:
+		folds = []*fold.Fold{v}
+	case *fold.Threads:
+		for _, th := range v.List() {
+			folds = append(folds, th.Fold)
+		}
+	default:
+		t.Fatalf("state of %T", v)
 	}
-	return s.State
+	var out []byte
+	for _, f := range folds {
+		s, err := f.Export()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(append(out, s.State...), '\n')
+	}
+	return out
 }
 
-func foldRecs(recs []model.Record) *fold.Fold {
-	f := fold.New(fold.Options{})
-	f.Apply(recs...) // correlation errors are reported in the fold, as live
-	return f
+// foldRecs folds recs as one log, each thread on its own.
+func foldRecs(recs []model.Record) *fold.Threads {
+	ts := fold.NewThreads(fold.Options{})
+	ts.Apply("", recs...)
+	return ts
 }
 
 // The law: for every k, seeking to k then playing to the end folds to what
@@ -90,7 +112,7 @@ func TestTimelineSeekLaw(t *testing.T) {
 					if got := state(t, f); !bytes.Equal(got, prefix[k]) {
 						t.Fatalf("At(%d) differs from folding the first %d records:\n got %s\nwant %s", k, k, got, prefix[k])
 					}
-					f.Apply(recs[k:]...)
+					f.Apply("", recs[k:]...)
 					if got := state(t, f); !bytes.Equal(got, want) {
 						t.Fatalf("At(%d) then playing to the end differs from playing from the start:\n got %s\nwant %s", k, got, want)
 					}
@@ -121,7 +143,7 @@ func TestTimelineAtIndependent(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := state(t, b)
-			a.Apply(recs[k:]...)
+			a.Apply("", recs[k:]...)
 			if got := state(t, b); !bytes.Equal(got, before) {
 				t.Fatalf("folding one At(%d) changed another", k)
 			}
@@ -166,8 +188,8 @@ func TestTimelineBadPosition(t *testing.T) {
 	if empty.Len() != 0 || empty.Every() != DefaultCheckpointEvery {
 		t.Fatalf("empty timeline: Len %d, Every %d", empty.Len(), empty.Every())
 	}
-	if f, err := empty.At(0); err != nil || !f.Fresh() {
-		t.Fatalf("empty At(0) = %v, %v; want a fresh fold", f, err)
+	if f, err := empty.At(0); err != nil || f.Len() != 0 {
+		t.Fatalf("empty At(0) = %v, %v; want no thread", f, err)
 	}
 	if _, err := empty.At(1); err == nil {
 		t.Fatal("empty At(1): want an error")
@@ -271,13 +293,25 @@ func TestTimelineMarkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			full := foldRecs(recs)
-			if got, want := len(tl.StepStarts()), len(full.Steps()); got != want {
+			steps := func(ts *fold.Threads) (n int) {
+				for _, th := range ts.List() {
+					n += len(th.Fold.Steps())
+				}
+				return n
+			}
+			runs := func(ts *fold.Threads) (n int) {
+				for _, th := range ts.List() {
+					n += len(th.Fold.Runs())
+				}
+				return n
+			}
+			if got, want := len(tl.StepStarts()), steps(full); got != want {
 				t.Fatalf("%d step starts, want %d", got, want)
 			}
-			if got, want := len(tl.RunStarts()), len(full.Runs()); got != want {
+			if got, want := len(tl.RunStarts()), runs(full); got != want {
 				t.Fatalf("%d run starts, want %d", got, want)
 			}
-			check := func(what string, at []int, count func(*fold.Fold) int) {
+			check := func(what string, at []int, count func(*fold.Threads) int) {
 				for i, k := range at {
 					if n := count(foldRecs(recs[:k])); n <= i {
 						t.Fatalf("%s %d: at %d the fold has %d", what, i, k, n)
@@ -287,8 +321,8 @@ func TestTimelineMarkers(t *testing.T) {
 					}
 				}
 			}
-			check("step", tl.StepStarts(), func(f *fold.Fold) int { return len(f.Steps()) })
-			check("run", tl.RunStarts(), func(f *fold.Fold) int { return len(f.Runs()) })
+			check("step", tl.StepStarts(), steps)
+			check("run", tl.RunStarts(), runs)
 		})
 	}
 }
