@@ -19,12 +19,16 @@ func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectO
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
 	status <- "● LIVE"
-	recs := make(chan []model.Record, 64)
+	recs := make(chan model.Batch, 64)
 	go func() {
 		defer close(recs)
 		defer close(status)
 		for b := range batches {
-			recs <- b
+			select {
+			case recs <- model.Batch{Source: url, Records: b}:
+			case <-ctx.Done():
+				return
+			}
 		}
 		if err := wait(); err != nil {
 			status <- "connection lost: " + err.Error()

@@ -2,13 +2,20 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/agentwatch/agentwatch/sources"
 )
 
 // Follow shows a log and what is appended to it (sources.Tail), with the
-// tail's state in the title bar, until ctx ends or the screen quits.
+// tail's state in the title bar, until ctx ends or the screen quits. A
+// folder or a glob is followed with FollowFolder.
 func Follow(ctx context.Context, opts *Options, path string) error {
+	if st, err := os.Stat(path); (err == nil && st.IsDir()) || isGlob(path) {
+		return FollowFolder(ctx, opts, path)
+	}
 	recs, events := sources.Tail(ctx, path, sources.TailOptions{})
 	status := make(chan string, 8)
 	go func() {
@@ -17,7 +24,7 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 			status <- tailStatus(ev)
 		}
 	}()
-	return Watch(ctx, opts, path, recs, status)
+	return Watch(ctx, opts, path, oneSource(ctx, path, recs), status)
 }
 
 // tailStatus says a tail event in the words of the title bar.
@@ -31,4 +38,30 @@ func tailStatus(ev sources.TailEvent) string {
 		return "file replaced, reopened"
 	}
 	return "● LIVE"
+}
+
+// FollowFolder shows every log in a folder (or matching a glob) and what
+// is appended to them, each file's threads apart; files created meanwhile
+// join, and the title bar counts the logs followed.
+func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
+	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{})
+	status := make(chan string, 8)
+	go func() {
+		defer close(status)
+		followed := 0
+		for ev := range events {
+			switch {
+			case ev.Added:
+				followed++
+				status <- fmt.Sprintf("● LIVE · %d logs", followed)
+			case ev.Skipped != "":
+				// Skipped files are few and said once; the title keeps the count.
+			case ev.Event == sources.TailTruncated:
+				status <- filepath.Base(ev.Path) + " truncated, restarted"
+			case ev.Event == sources.TailRotated:
+				status <- filepath.Base(ev.Path) + " replaced, reopened"
+			}
+		}
+	}()
+	return watch(ctx, opts, pattern, batches, status, true)
 }

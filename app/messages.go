@@ -29,8 +29,8 @@ func reviewMessages(opts *Options, src *Source) error {
 		PrintSteps(opts.Stdout, f.Steps())
 		return nil
 	}
-	ch := make(chan []model.Record, 1)
-	ch <- src.Records
+	ch := make(chan model.Batch, 1)
+	ch <- model.Batch{Source: src.Name(), Records: src.Records}
 	close(ch)
 	status := make(chan string, 1)
 	status <- messagesNote(src)

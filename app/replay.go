@@ -202,7 +202,7 @@ func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start st
 	}()
 	plain := *opts
 	plain.Plain = true
-	return Watch(ctx, &plain, title, recs, nil)
+	return Watch(ctx, &plain, title, oneSource(ctx, title, recs), nil)
 }
 
 // runPlayer shows a player on the screen until the user quits, finishing

@@ -27,13 +27,28 @@ func View(opts *Options, src *Source) error {
 	}
 	if !opts.Plain && opts.Record == "" && !opts.screen() {
 		// Piped without --plain: the step list, for scripts.
-		f, err := FoldSource(opts, src)
+		ts, skipped, err := FoldThreads(opts, src)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.Stdout, "%s: %d steps, %d runs, %d diagnostics\n", src.Name(), len(f.Steps()), len(f.Runs()), len(f.Diagnostics()))
-		PrintSteps(opts.Stdout, f.Steps())
+		NoteSkipped(opts.Stderr, skipped)
+		steps, runs := 0, 0
+		for _, th := range ts.List() {
+			steps += len(th.Fold.Steps())
+			runs += len(th.Fold.Runs())
+		}
+		threads := ""
+		if ts.Len() > 1 {
+			threads = fmt.Sprintf("%d threads, ", ts.Len())
+		}
+		fmt.Fprintf(opts.Stdout, "%s: %s%d steps, %d runs, %d diagnostics\n", src.Name(), threads, steps, runs, ThreadsProblems(ts))
+		if ts.Len() > 0 {
+			PrintThreadSteps(opts.Stdout, ts.List())
+		}
 		return nil
+	}
+	if src.Kind == KindFolder {
+		return viewFolder(opts, src)
 	}
 	if (src.Kind == KindDemo || opts.Play) && !opts.Plain && opts.Record == "" {
 		// The demo, and a log opened with --play, play at their recorded pace.
@@ -56,13 +71,13 @@ func View(opts *Options, src *Source) error {
 	defer closeIn()
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
-	recs := make(chan []model.Record, 64)
+	recs := make(chan model.Batch, 64)
 	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
 	go func() {
 		defer close(recs)
 		for b := range batches {
 			select {
-			case recs <- b:
+			case recs <- model.Batch{Source: src.Name(), Records: b}:
 			case <-ctx.Done():
 				return
 			}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 
@@ -12,12 +13,18 @@ import (
 	"github.com/agentwatch/agentwatch/tui"
 )
 
-// Watch shows a live source: batches of records arriving on src (closed at
-// the end of the input) and, on status, how the source is doing in a few
-// words for the title bar. It draws the screen, or prints lines with
-// --plain or when the output is not a terminal, and records what arrives
-// first when asked to.
-func Watch(parent context.Context, opts *Options, title string, src <-chan []model.Record, status <-chan string) (err error) {
+// Watch shows a live source of any number of threads: batches of records
+// arriving on src (closed at the end of the input), each of its source,
+// and on status how the source is doing in a few words for the title bar.
+// It draws the screen, or prints lines with --plain or when the output is
+// not a terminal, and records what arrives first when asked to.
+func Watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string) (err error) {
+	return watch(parent, opts, title, src, status, false)
+}
+
+// watch is Watch; folder says the batches come from several files, so
+// the lines name each thread's file.
+func watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string, folder bool) (err error) {
 	if err := opts.CheckLayout(); err != nil {
 		return err
 	}
@@ -29,18 +36,21 @@ func Watch(parent context.Context, opts *Options, title string, src <-chan []mod
 	defer cancel()
 	in := src
 	if opts.Record != "" {
+		if folder {
+			return BadInput(fmt.Errorf("--record keeps one stream; %s is a folder of logs already on disk", title))
+		}
 		rec, err := sources.CreateRecorder(opts.Record, opts.Append)
 		if err != nil {
 			return BadInput(err)
 		}
-		tee := make(chan []model.Record, 64)
+		tee := make(chan model.Batch, 64)
 		done := make(chan error, 1)
 		go func() {
 			defer close(tee)
 			var werr error
 			for b := range src {
 				if werr == nil {
-					werr = rec.Write(b...)
+					werr = rec.Write(b.Records...)
 				}
 				select {
 				case tee <- b:
@@ -73,17 +83,9 @@ func Watch(parent context.Context, opts *Options, title string, src <-chan []mod
 			for range status {
 			}
 		}()
-		f := fold.New(fo)
-		p := tui.NewPlainPrinter(opts.Stdout, f)
-		for b := range in {
-			u, _ := f.Apply(b...)
-			if err := p.Print(u); err != nil {
-				return err
-			}
-		}
-		return nil
+		return printLines(opts, fold.NewThreads(fo), in, folder)
 	}
-	app := tui.NewApp(fold.New(fo), in, tui.AppOptions{Layout: opts.Layout, Title: title})
+	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Title: title})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {
@@ -95,4 +97,41 @@ func Watch(parent context.Context, opts *Options, title string, src <-chan []mod
 		return fmt.Errorf("screen: %w", err)
 	}
 	return nil
+}
+
+// printLines folds what arrives record by record and prints each change
+// as a line: so a step shows when it appears, pending included, and the
+// lines are the same however the input was cut into batches. Lines go out
+// at the end of every batch, never later.
+func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder bool) error {
+	w := bufio.NewWriterSize(opts.Stdout, 64<<10)
+	p := tui.NewThreadsPrinter(w, ts, folder)
+	for b := range in {
+		for i := range b.Records {
+			if err := p.Print(ts.Apply(b.Source, b.Records[i])); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// oneSource turns a single source's record batches into Batches, until
+// recs closes or ctx ends.
+func oneSource(ctx context.Context, name string, recs <-chan []model.Record) <-chan model.Batch {
+	out := make(chan model.Batch, cap(recs))
+	go func() {
+		defer close(out)
+		for b := range recs {
+			select {
+			case out <- model.Batch{Source: name, Records: b}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
 }

@@ -51,3 +51,12 @@ type Unreadable struct {
 
 // EventType reports the empty type: unreadable input has none.
 func (u *Unreadable) EventType() string { return "" }
+
+// Batch is records of one source, in order, as they reach the screen: a
+// folder or a server log delivers many sources' batches on one channel.
+type Batch struct {
+	// Source names where the records come from (a file path, "-"); each
+	// source's threads are told apart from other sources'.
+	Source  string
+	Records []Record
+}

@@ -39,6 +39,8 @@ type AppOptions struct {
 	Layout string
 	// Title is shown in the transcript's title bar (a file name, "demo").
 	Title string
+	// Now is the clock for live marks (time.Now when nil).
+	Now func() time.Time
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus
@@ -88,8 +90,10 @@ type App struct {
 
 	panelCache panelCache
 
-	// player, when set, plays a recorded log (app_replay.go).
+	// player, when set, plays a recorded log (app_replay.go); played
+	// keeps the transcripts of the threads it played.
 	player       *replay.Player
+	played       playedThreads
 	replayGen    int    // tells the current tick loop from stopped ones
 	flashNote    string // shown in the replay bar for a moment
 	flashGen     int
@@ -99,6 +103,13 @@ type App struct {
 	agent *agentUI
 	// showPlan shows the agent's plan in the panel instead of the step's view.
 	showPlan bool
+	// showRuns shows the thread's run tree in the panel; runCursor is the
+	// run row chosen in it.
+	showRuns  bool
+	runCursor int
+
+	// threads, when set, is a source of many threads (app_threads.go).
+	threads *threadsView
 }
 
 type appFocus int
@@ -153,6 +164,9 @@ func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 // pump waits for the next batch and gathers whatever else is ready without
 // waiting, so a burst costs one message and one frame.
 func (a *App) pump() tea.Cmd {
+	if a.threads != nil {
+		return a.pumpBatches()
+	}
 	recs := a.recs
 	if recs == nil {
 		return func() tea.Msg { return recordsDoneMsg{} }
@@ -202,8 +216,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		a.refresh()
 		return a, a.pump()
+	case batchesMsg:
+		a.onBatches(msg)
+		return a, a.pump()
 	case recordsDoneMsg:
 		a.done = true
+		if a.threads != nil {
+			a.refreshList()
+		}
 		return a, nil
 	case playTickMsg:
 		return a, a.playTick(msg)
@@ -329,6 +349,7 @@ func (a *App) openAtTranscript() {
 func (a *App) refresh() {
 	steps := a.fold.Steps()
 	a.transcript.SetItems(a.fold.Items(), steps)
+	a.transcript.SetRuns(a.fold.Runs())
 	switch {
 	case len(steps) == 0:
 		a.selected = -1

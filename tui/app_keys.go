@@ -27,9 +27,19 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if a.threads != nil {
+		if cmd, ok := a.threadKey(k); ok {
+			return cmd
+		}
+	}
 	if a.player != nil {
 		if cmd, ok := a.replayKey(k); ok {
 			return cmd
+		}
+	}
+	if a.showRuns && a.focus == focusPanel {
+		if a.runTreeKey(k) {
+			return nil
 		}
 	}
 	switch k.String() {
@@ -40,8 +50,10 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	case "p":
 		a.showPlan = !a.showPlan && a.plan() != nil
 		if a.showPlan {
-			a.hidePanel = false
+			a.hidePanel, a.showRuns = false, false
 		}
+	case "t":
+		a.toggleRunTree()
 	case "c":
 		a.hidePanel = !a.hidePanel
 		if a.hidePanel {
@@ -113,7 +125,16 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		a.help = false
 		return nil
 	}
+	if a.threads != nil && a.threads.listing {
+		a.listClick(m)
+		return nil
+	}
 	g := a.geo
+	if a.showRuns && g.runTree.contains(m.X, m.Y) {
+		a.focus = focusPanel
+		a.runTreeClick(m.Y - g.runTree.y)
+		return nil
+	}
 	if g.panel.contains(m.X, m.Y) {
 		a.focus = focusPanel
 	} else if g.transcript.contains(m.X, m.Y) || g.transcriptTitle.contains(m.X, m.Y) {

@@ -62,9 +62,28 @@ func (a *App) onReplayTick(msg replayTickMsg) tea.Cmd {
 }
 
 // moved shows the player's fold after it moved, following its newest step.
+// A log of several threads shows the thread being played, each thread with
+// its own transcript (item numbers are per thread, so renderings must not
+// be shared).
 func (a *App) moved(err error) {
 	if err != nil {
 		a.err = err
+	}
+	if th := a.player.Thread(); th != nil && a.player.Threads().Len() > 1 {
+		key := th.Source + "\x00" + th.ID
+		if key != a.played.key {
+			if a.played.transcripts == nil {
+				a.played.transcripts = map[string]*Transcript{}
+			}
+			a.played.transcripts[a.played.key] = a.transcript
+			t := a.played.transcripts[key]
+			if t == nil {
+				t = NewTranscript()
+				t.SetLight(a.transcript.glamour.light)
+			}
+			a.transcript, a.played.key = t, key
+			a.panelCache = panelCache{}
+		}
 	}
 	a.fold = a.player.Fold()
 	a.following = true
@@ -201,4 +220,11 @@ func (a *App) replayState() ReplayState {
 		Pos: p.Pos(), Len: p.Len(), Steps: marks(p.Timeline().StepStarts()), Runs: marks(p.Timeline().RunStarts()),
 		Flash: a.flashNote, Untimed: !sched.Timed(),
 	}
+}
+
+// playedThreads are the transcripts of the threads a player has shown, by
+// source and thread id; key is the one on screen.
+type playedThreads struct {
+	key         string
+	transcripts map[string]*Transcript
 }

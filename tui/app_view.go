@@ -14,6 +14,7 @@ import (
 
 const (
 	appFooter      = "←/→ step  space play  L live  c computer  v layout  ↑/↓ scroll  ? help  q quit"
+	threadFooter   = "esc threads  {/} thread  ←/→ step  t runs  space play  L live  ? help  q quit"
 	replayFooter   = "space pause  +/- speed  ./, event  ←/→ step  [/] run  0–9 seek  c computer  ? help  q quit"
 	appWaiting     = "waiting for the agent's first step…"
 	appLiveMark    = "● LIVE"
@@ -43,6 +44,8 @@ type appGeometry struct {
 	timelineView    TimelineView
 	replayBar       rect
 	replayBarView   ReplayBarView
+	list            rect // the thread list's rows
+	runTree         rect // the run tree's lines in the panel
 }
 
 // panelCache keeps the panel's view lines: PanelLines decodes screenshots
@@ -86,6 +89,14 @@ func (a *App) render() string {
 	a.flushWheel()
 	rows := max(1, h-1-a.agentRows()) // the footer, the agent's lines
 	lines := make([]string, 0, h)
+	if a.threads != nil && a.threads.listing {
+		lines = append(lines, a.listScreen(w, rows)...)
+		lines = append(lines, padLine(sgrFaint+ansi.Truncate(listFooter, w, "…")+sgrReset, w))
+		if a.help {
+			overlayHelp(lines, w, false)
+		}
+		return strings.Join(lines, "\n")
+	}
 	if a.hidePanel {
 		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
 	} else if a.sideBySide() {
@@ -105,6 +116,8 @@ func (a *App) render() string {
 	}
 	footer := appFooter
 	switch {
+	case a.threads != nil && a.threads.set.Len() > 1:
+		footer = threadFooter
 	case a.player != nil:
 		footer = replayFooter
 	case a.agent != nil:
@@ -145,6 +158,9 @@ func (a *App) transcriptPane(r rect) []string {
 	title := "transcript"
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
+	}
+	if t := a.threadTitle(); t != "" {
+		title += " · " + t
 	}
 	if a.sourceStatus != "" {
 		title += " · " + a.sourceStatus
@@ -202,8 +218,12 @@ func (a *App) panelPane(r rect) []string {
 	lines := make([]string, 0, viewH+fixed)
 	lines = append(lines, a.panelHeader(s, body))
 	view := a.panelView(s, r.w, viewH)
+	a.geo.runTree = rect{}
 	if plan := a.plan(); a.showPlan && plan != nil {
 		view = PlanLines(plan.Data, r.w, viewH)
+	} else if a.showRuns {
+		view = a.runTreeView(r.w, viewH)
+		a.geo.runTree = rect{r.x, body.y + 1, r.w, viewH}
 	}
 	for i := range viewH {
 		if i < len(view) {
@@ -229,6 +249,9 @@ func (a *App) panelPane(r rect) []string {
 		lines = lines[drop:]
 		if a.geo.liveMark.w > 0 {
 			a.geo.liveMark = rect{}
+		}
+		if a.geo.runTree.h > 0 {
+			a.geo.runTree.y -= drop
 		}
 	}
 	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}

@@ -23,7 +23,7 @@ const plainTextMax = 120
 // ("step 7 execute pending · Running command · go test ./..." while its arguments stream),
 // started ("step 7 execute running · Running command · go test ./...") or finished ("step 7
 // execute completed · Ran command · go test ./... · 1.2s", with "· exit 2" when failed), a run
-// started or finished ("run r2 started (continues r1)", "run r2 completed"/"failed: <message>"),
+// started or finished ("run r2 started (continues r1)" or "(branch of r1)", "run r2 completed"/"failed: <message>"),
 // a diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: … [R6-text-not-open]"). Nothing for deltas
 // that change nothing of that. All agent text goes through Plain and onto one line.
 //
@@ -127,8 +127,8 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		if !p.runStarted[it.Seq] {
 			p.runStarted[it.Seq] = true
 			s := "run " + plainOneLine(it.ID) + " started"
-			if it.Name != "" {
-				s += " (continues " + plainOneLine(it.Name) + ")"
+			if note := runNoteOf(p.f.Runs(), it); note != "" {
+				s += " (" + note + ")"
 			}
 			p.line(s)
 		}

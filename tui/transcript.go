@@ -16,7 +16,7 @@ import (
 // item, width and version and cached; finished items never re-rendered), reasoning
 // collapsed to one dim line ("▸ thinking: first words…") unless expanded, tool calls
 // as one StepRow each, errors and diagnostics as red rows, runs as a dim separator
-// ("── run r2 (continues r1) ──"), other kinds as one dim line. Only the visible
+// ("── run r2 (continues r1) ──", "(branch of r1)"), other kinds as one dim line. Only the visible
 // rows are rendered: item heights are cached per width, unknown heights estimated.
 //
 // It is a plain component: the screen calls SetItems, SetSize, ScrollBy and
@@ -24,6 +24,8 @@ import (
 type Transcript struct {
 	items []*model.Item
 	steps []*model.Step
+	// runs are the thread's runs, to say how each run joins the tree.
+	runs []*model.Run
 
 	width, height int
 
@@ -85,6 +87,10 @@ func (t *Transcript) SetItems(items []*model.Item, steps []*model.Step) {
 	}
 	t.replies.index(items)
 }
+
+// SetRuns gives the thread's runs (in the order they started), which the
+// run lines name: "continues r1", "branch of r1".
+func (t *Transcript) SetRuns(runs []*model.Run) { t.runs = runs }
 
 // SetSize sets the size of the view in cells. Renderings of another width
 // are redone lazily, as their items come into view.

@@ -159,7 +159,7 @@ func (t *Transcript) render(it *model.Item, expanded bool) []string {
 		}
 		return []string{trDimLine(pad, "○ "+trOneLine(it.Name), w)}
 	case model.ItemRun:
-		return []string{trRunSeparator(it, w)}
+		return []string{trRunSeparator(it, runNoteOf(t.runs, it), w)}
 	case model.ItemError:
 		head := "✗ error"
 		if it.Name != "" {
@@ -239,11 +239,12 @@ func trReasoning(it *model.Item, w int, pad string, expanded bool) []string {
 	return out
 }
 
-// trRunSeparator is a dim rule naming the run and the run it continues.
-func trRunSeparator(it *model.Item, w int) string {
+// trRunSeparator is a dim rule naming the run and how it joins the run
+// tree (note, from RunNote).
+func trRunSeparator(it *model.Item, note string, w int) string {
 	label := "── run " + trOneLine(it.ID)
-	if it.Name != "" {
-		label += " (continues " + trOneLine(it.Name) + ")"
+	if note != "" {
+		label += " (" + note + ")"
 	}
 	label += " "
 	if n := ansi.StringWidth(label); n > w {

@@ -1,0 +1,90 @@
+package tui
+
+// This file shows the thread's run tree in the panel (t): runs by
+// parentRunId, a branch drawn as a branch; choosing a run jumps to it.
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// toggleRunTree shows or hides the run tree, with the selected step's run
+// chosen in it.
+func (a *App) toggleRunTree() {
+	a.showRuns = !a.showRuns && len(a.fold.Runs()) > 0
+	if !a.showRuns {
+		return
+	}
+	a.hidePanel, a.showPlan = false, false
+	a.runCursor = 0
+	if s := a.step(); s != nil {
+		for i, r := range a.fold.Runs() {
+			if r.RunID == s.RunID {
+				a.runCursor = i
+			}
+		}
+	}
+}
+
+// runTreeView draws the run tree for the panel.
+func (a *App) runTreeView(w, h int) []string {
+	rows := RunRows(a.fold.Runs(), a.fold.Steps())
+	a.runCursor = max(0, min(a.runCursor, len(rows)-1))
+	return RunTreeLines(rows, a.runCursor, w, h)
+}
+
+// runTreeKey moves through the run tree while the panel has focus; Enter
+// jumps to the chosen run. ok is false for keys it leaves to the rest.
+func (a *App) runTreeKey(k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "up", "k":
+		a.runCursor = max(0, a.runCursor-1)
+	case "down", "j":
+		a.runCursor = min(len(a.fold.Runs())-1, a.runCursor+1)
+	case "enter":
+		a.jumpToRun(a.runCursor)
+	default:
+		return false
+	}
+	return true
+}
+
+// runTreeClick jumps to the run drawn at line of the run tree.
+func (a *App) runTreeClick(line int) {
+	rows := RunRows(a.fold.Runs(), a.fold.Steps())
+	if i, ok := RunTreeRowAt(rows, a.runCursor, a.geo.runTree.h, line); ok {
+		a.runCursor = i
+		a.jumpToRun(i)
+	}
+}
+
+// jumpToRun selects the first step of run i (the run before it with steps,
+// when it has none) and so shows it in the panel and the timeline.
+func (a *App) jumpToRun(i int) {
+	runs := a.fold.Runs()
+	if i < 0 || i >= len(runs) {
+		return
+	}
+	for j, s := range a.fold.Steps() {
+		if s.RunID == runs[i].RunID {
+			a.stopPlay()
+			a.selectStep(j)
+			return
+		}
+	}
+}
+
+// runNoteOf is RunNote for the run a run item shows: the latest run of that
+// id that started at or before the item's first record ("" when none).
+func runNoteOf(runs []*model.Run, it *model.Item) string {
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r != nil && r.RunID == it.ID && r.FirstSeq <= it.FirstSeq {
+			return RunNote(runs, i)
+		}
+	}
+	if it.Name != "" {
+		return "continues " + plainOneLine(it.Name)
+	}
+	return ""
+}

@@ -1,0 +1,379 @@
+package tui
+
+// This file holds the App's threads: a source of many threads (a server
+// log, a folder of per-thread logs) opens on the thread list; Enter opens a
+// thread, esc goes back, { and } step through threads without going back,
+// F follows the newest active thread. One thread opens straight into its
+// transcript, as a single-thread log always did.
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+const (
+	// activeFor is how long after its last records a thread counts as
+	// active (its live mark in the list) while the source is live.
+	activeFor = 10 * time.Second
+	listFooter  = "↑/↓ choose  Enter open  F follow newest  ? help  q quit"
+)
+
+// threadsView is the App's state for a source of many threads.
+type threadsView struct {
+	set     *fold.Threads
+	batches <-chan model.Batch
+	// cur is the thread on screen (or last on screen, while listing).
+	cur *fold.Thread
+	// listing shows the thread list instead of a thread.
+	listing bool
+	// chosen is set once the person opened or left a thread by hand: from
+	// then on the screen stops switching between list and thread itself.
+	chosen bool
+	// follow switches to the thread that most recently got records.
+	follow bool
+	list   *ThreadList
+	// order is the list's threads, newest activity first, as last drawn.
+	order []*fold.Thread
+	// arrived is when each thread last got records, by the App's clock.
+	arrived map[*fold.Thread]time.Time
+	// marked are threads that became active while another was on screen.
+	marked map[*fold.Thread]bool
+	// saved keeps each opened thread's screen: transcript, selection.
+	saved map[*fold.Thread]*threadScreen
+	rows  map[*fold.Thread]threadRowCache
+}
+
+// threadScreen is what the App shows of one thread, kept while another
+// thread is on screen.
+type threadScreen struct {
+	transcript *Transcript
+	selected   int
+	following  bool
+	focus      appFocus
+}
+
+// threadRowCache is a thread's list row, computed again only when the
+// thread has new records.
+type threadRowCache struct {
+	lastSeq uint64
+	runs    int
+	steps   int
+	failed  int
+	title   string
+}
+
+// batchesMsg carries batches of several sources from the pump.
+type batchesMsg []model.Batch
+
+// NewThreadsApp shows the threads of batches arriving on batches (the
+// channel closes at the end of the input), each thread folded on its own
+// in ts. Until the channel closes the input is live.
+func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
+	a := NewApp(fold.New(fold.Options{}), nil, opts)
+	a.threads = &threadsView{set: ts, batches: batches, list: NewThreadList(),
+		arrived: map[*fold.Thread]time.Time{}, marked: map[*fold.Thread]bool{},
+		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
+	a.afterThreads(nil)
+	return a
+}
+
+// now is the App's clock.
+func (a *App) now() time.Time {
+	if a.opts.Now != nil {
+		return a.opts.Now()
+	}
+	return time.Now()
+}
+
+// pumpBatches is pump for a source of many threads.
+func (a *App) pumpBatches() tea.Cmd {
+	in := a.threads.batches
+	if in == nil {
+		return func() tea.Msg { return recordsDoneMsg{} }
+	}
+	return func() tea.Msg {
+		b, ok := <-in
+		if !ok {
+			return recordsDoneMsg{}
+		}
+		msg := batchesMsg{b}
+		for len(msg) < pumpMaxBatches {
+			select {
+			case b, ok := <-in:
+				if !ok {
+					return msg
+				}
+				msg = append(msg, b)
+			default:
+				return msg
+			}
+		}
+		return msg
+	}
+}
+
+// onBatches folds what arrived into the threads and updates the screen.
+func (a *App) onBatches(msg batchesMsg) {
+	tv := a.threads
+	now := a.now()
+	var touched []*fold.Thread
+	for _, b := range msg {
+		for _, u := range tv.set.Apply(b.Source, b.Records...) {
+			tv.arrived[u.Thread] = now
+			if !slices.Contains(touched, u.Thread) {
+				touched = append(touched, u.Thread)
+			}
+		}
+	}
+	a.afterThreads(touched)
+}
+
+// afterThreads settles which thread is on screen after records arrived
+// for the touched threads, and redraws what changed.
+func (a *App) afterThreads(touched []*fold.Thread) {
+	tv := a.threads
+	n := tv.set.Len()
+	if tv.cur == nil && n > 0 {
+		a.showThread(tv.set.List()[0])
+	}
+	if !tv.chosen {
+		tv.listing = n > 1
+	}
+	for _, th := range touched {
+		if th != tv.cur && (a.live() || tv.listing) && !a.done {
+			tv.marked[th] = true
+		}
+	}
+	if tv.follow && len(touched) > 0 {
+		newest := touched[len(touched)-1]
+		if newest != tv.cur {
+			a.switchThread(newest)
+			tv.listing = false
+		}
+	}
+	if tv.cur != nil && slices.Contains(touched, tv.cur) {
+		a.refresh()
+	}
+	a.refreshList()
+}
+
+// showThread puts th on screen, restoring how it was left.
+func (a *App) showThread(th *fold.Thread) {
+	tv := a.threads
+	if tv.cur != nil && tv.cur != th {
+		tv.saved[tv.cur] = &threadScreen{transcript: a.transcript, selected: a.selected, following: a.following, focus: a.focus}
+	}
+	tv.cur = th
+	delete(tv.marked, th)
+	a.fold = th.Fold
+	a.stopPlay()
+	a.showPlan, a.showRuns = false, false
+	a.panelCache = panelCache{}
+	if s := tv.saved[th]; s != nil {
+		a.transcript, a.selected, a.following, a.focus = s.transcript, s.selected, s.following, s.focus
+	} else {
+		light := a.transcript.glamour.light
+		a.transcript = NewTranscript()
+		a.transcript.SetLight(light)
+		a.selected, a.following, a.focus = -1, true, focusTranscript
+	}
+	a.refresh()
+}
+
+// switchThread opens th by hand (or by follow): the screen stops choosing.
+func (a *App) switchThread(th *fold.Thread) {
+	a.threads.chosen = true
+	a.threads.listing = false
+	a.showThread(th)
+}
+
+// refreshList hands the threads to the list, newest activity first.
+func (a *App) refreshList() {
+	tv := a.threads
+	tv.order = append(tv.order[:0], tv.set.List()...)
+	slices.SortStableFunc(tv.order, func(x, y *fold.Thread) int {
+		// Newest first: by the last record's time, else by arrival
+		// order, later threads first.
+		if c := y.Last.Compare(x.Last); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.LastSeq, x.LastSeq)
+	})
+	rows := make([]ThreadRow, len(tv.order))
+	now := a.now()
+	for i, th := range tv.order {
+		c := tv.rows[th]
+		if c.lastSeq != th.LastSeq || c.title == "" {
+			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: len(th.Fold.Steps()), title: th.Title()}
+			for _, s := range th.Fold.Steps() {
+				if s.Status == model.StatusFailed {
+					c.failed++
+				}
+			}
+			tv.rows[th] = c
+		}
+		arrived, ok := tv.arrived[th]
+		rows[i] = ThreadRow{ID: th.ID, Title: c.title, Source: th.Source, Runs: c.runs, Steps: c.steps, Failed: c.failed,
+			First: th.First, Last: th.Last, Live: ok && !a.done && now.Sub(arrived) < activeFor,
+			Marked: tv.marked[th], Current: th == tv.cur}
+	}
+	tv.list.SetRows(rows)
+}
+
+// threadKey handles the keys of thread mode that are about threads; ok is
+// false for the keys it leaves to the rest.
+func (a *App) threadKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	tv := a.threads
+	if tv.listing {
+		return a.listKey(k), true
+	}
+	switch k.String() {
+	case "esc", "backspace":
+		if tv.set.Len() > 1 {
+			tv.chosen, tv.listing = true, true
+			a.refreshList()
+			a.selectListRow(tv.cur)
+			return nil, true
+		}
+	case "{":
+		a.stepThread(-1)
+		return nil, true
+	case "}":
+		a.stepThread(1)
+		return nil, true
+	case "F":
+		tv.follow = !tv.follow
+		return nil, true
+	}
+	return nil, false
+}
+
+// listKey handles a key on the thread list.
+func (a *App) listKey(k tea.KeyPressMsg) tea.Cmd {
+	tv := a.threads
+	switch k.String() {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "?":
+		a.help = true
+	case "up", "k":
+		tv.list.Move(-1)
+	case "down", "j":
+		tv.list.Move(1)
+	case "pgup":
+		tv.list.Move(-max(1, a.height-3))
+	case "pgdown":
+		tv.list.Move(max(1, a.height-3))
+	case "home", "g":
+		tv.list.Select(0)
+	case "end", "G":
+		tv.list.Select(len(tv.order) - 1)
+	case "enter", "right", "l":
+		if i := tv.list.Selected(); i >= 0 && i < len(tv.order) {
+			a.switchThread(tv.order[i])
+		}
+	case "esc":
+		if tv.cur != nil {
+			a.switchThread(tv.cur)
+		}
+	case "F":
+		tv.follow = !tv.follow
+	}
+	return nil
+}
+
+// stepThread opens the thread before (-1) or after (+1) the one on screen
+// in the list's order.
+func (a *App) stepThread(dir int) {
+	tv := a.threads
+	a.refreshList()
+	i := slices.Index(tv.order, tv.cur)
+	j := i + dir
+	if i < 0 || j < 0 || j >= len(tv.order) {
+		return
+	}
+	a.switchThread(tv.order[j])
+	a.selectListRow(tv.order[j])
+}
+
+// selectListRow moves the list's selection to th.
+func (a *App) selectListRow(th *fold.Thread) {
+	if i := slices.Index(a.threads.order, th); i >= 0 {
+		a.threads.list.Select(i)
+	}
+}
+
+// listClick opens the thread clicked on.
+func (a *App) listClick(m tea.Mouse) {
+	tv := a.threads
+	if !a.geo.list.contains(m.X, m.Y) {
+		return
+	}
+	if i, ok := tv.list.RowAt(m.Y - a.geo.list.y); ok && i < len(tv.order) {
+		tv.list.Select(i)
+		a.switchThread(tv.order[i])
+	}
+}
+
+// listScreen draws the thread list over the whole screen but the footer.
+func (a *App) listScreen(w, rows int) []string {
+	tv := a.threads
+	title := "threads · " + strconv.Itoa(tv.set.Len())
+	if a.opts.Title != "" {
+		title += " · " + a.opts.Title
+	}
+	if a.sourceStatus != "" {
+		title += " · " + a.sourceStatus
+	}
+	if tv.follow {
+		title += " · following the newest active thread"
+	}
+	out := make([]string, 0, rows)
+	out = append(out, titleLine(title, true, w))
+	a.geo.list = rect{0, 1, w, rows - 1}
+	for _, l := range tv.list.View(w, rows-1) {
+		out = append(out, padLine(l, w))
+	}
+	return out
+}
+
+// threadTitle is what the transcript's title bar says about threads: which
+// thread is shown, and how many others became active meanwhile.
+func (a *App) threadTitle() string {
+	if a.player != nil {
+		if th := a.player.Thread(); th != nil && a.player.Threads().Len() > 1 {
+			return "playing " + threadName(th) + " · " + strconv.Itoa(a.player.Threads().Len()) + " threads"
+		}
+		return ""
+	}
+	tv := a.threads
+	if tv == nil || tv.cur == nil || tv.set.Len() < 2 {
+		return ""
+	}
+	s := threadName(tv.cur)
+	if n := len(tv.marked); n > 0 {
+		s += " · ◆ " + strconv.Itoa(n) + " more active (esc: list)"
+	}
+	if tv.follow {
+		s += " · following"
+	}
+	return s
+}
+
+// threadName is "thread ID “title”", cleaned for a title bar.
+func threadName(th *fold.Thread) string {
+	s := "thread " + strings.Join(strings.Fields(Plain(th.Key())), " ")
+	if t := th.Title(); t != "" {
+		s += " “" + ansi.Truncate(strings.Join(strings.Fields(Plain(t)), " "), 40, "…") + "”"
+	}
+	return s
+}

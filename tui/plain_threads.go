@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+
+	"github.com/agentwatch/agentwatch/fold"
+)
+
+// ThreadsPrinter is PlainPrinter for a source of many threads: each
+// thread's lines as PlainPrinter prints them, and, once there are two
+// threads, a "== thread ID ==" line (with the file, for a folder) before
+// the lines of a thread other than the one printed last. A log of one
+// thread prints exactly what PlainPrinter prints.
+type ThreadsPrinter struct {
+	w       io.Writer
+	set     *fold.Threads
+	sources bool
+	each    map[*fold.Thread]*PlainPrinter
+	last    *fold.Thread
+	buf     bytes.Buffer
+	out     bytes.Buffer
+}
+
+// NewThreadsPrinter returns a printer of set's changes onto w; withSource
+// adds each thread's source to its heading (for a folder).
+func NewThreadsPrinter(w io.Writer, set *fold.Threads, withSource bool) *ThreadsPrinter {
+	return &ThreadsPrinter{w: w, set: set, sources: withSource, each: map[*fold.Thread]*PlainPrinter{}}
+}
+
+// Print writes the lines for one Threads.Apply's updates.
+func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
+	p.out.Reset()
+	for _, u := range updates {
+		pp := p.each[u.Thread]
+		if pp == nil {
+			pp = NewPlainPrinter(&p.buf, u.Thread.Fold)
+			p.each[u.Thread] = pp
+		}
+		p.buf.Reset()
+		if err := pp.Print(u.Update); err != nil {
+			return err
+		}
+		if p.buf.Len() == 0 {
+			continue
+		}
+		if u.Thread != p.last && p.set.Len() > 1 {
+			p.out.WriteString("== thread " + plainOneLine(u.Thread.Key()))
+			if p.sources {
+				p.out.WriteString(" · " + plainOneLine(u.Thread.Source))
+			}
+			p.out.WriteString(" ==\n")
+		}
+		p.last = u.Thread
+		p.out.Write(p.buf.Bytes())
+	}
+	if p.out.Len() == 0 {
+		return nil
+	}
+	_, err := p.w.Write(p.out.Bytes())
+	return err
+}
+
