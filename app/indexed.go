@@ -110,6 +110,23 @@ func (x *indexing) run(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// finish indexes the rest of the file, for a caller that needs every
+// record's place before it builds a schedule and a timeline.
+func (x *indexing) finish(ctx context.Context) error {
+	for ctx.Err() == nil {
+		ix, err := x.ixr.Next(1 << 16)
+		done := errors.Is(err, io.EOF)
+		if err != nil && !done {
+			return err
+		}
+		x.log.set(ix)
+		if done {
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
 // newTimeline starts a timeline over the records known and folds them.
 func newTimeline(src replay.Source, fo fold.Options) (*replay.Timeline, error) {
 	tl, err := replay.NewTimeline(src, fo, 0)

@@ -1,16 +1,20 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"
@@ -29,6 +33,9 @@ type ReplayOptions struct {
 	Loop bool
 	// Pace is the time between events of a log without timestamps (0: step only).
 	Pace time.Duration
+	// Thread plays only the thread with this id ("" plays every thread, in
+	// the order of the log's records).
+	Thread string
 }
 
 // DefaultReplay is what the replay flags default to.
@@ -119,6 +126,16 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		// Messages carry no times: there is nothing to pace.
 		return reviewMessages(opts, src)
 	}
+	if src.Kind == KindFolder {
+		if ro.Thread == "" {
+			return BadInput(fmt.Errorf("%s is a folder: replay plays one log; name one of its files, or a thread with --thread ID (agentwatch threads %s lists them)", src.Arg, src.Arg))
+		}
+		file, err := fileOfThread(opts, src, ro.Thread)
+		if err != nil {
+			return err
+		}
+		src = file
+	}
 	fo, err := opts.FoldOptions()
 	if err != nil {
 		return err
@@ -154,6 +171,20 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 			rest = &indexing{log: log, ixr: ixr}
 		}
 	}
+	title := src.Name()
+	if ro.Thread != "" {
+		if rest != nil {
+			// Which records are the thread's is known once all are read.
+			if err := rest.finish(ctx); err != nil {
+				return BadInput(fmt.Errorf("%s: %w", src.Arg, err))
+			}
+			rest = nil
+		}
+		if rs, err = threadOnly(rs, src, ro.Thread); err != nil {
+			return err
+		}
+		title += " · thread " + ro.Thread
+	}
 	tl, err := newTimeline(rs, fo)
 	if err != nil {
 		return BadInput(err)
@@ -171,7 +202,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		}
 	}
 	if plain {
-		return replayPlain(ctx, opts, ro, start, rs, tl, sched, src.Name())
+		return replayPlain(ctx, opts, ro, start, rs, tl, sched, title)
 	}
 	p := replay.NewPlayer(rs, tl, sched, replay.PlayerOptions{Speed: ro.Speed, Loop: ro.Loop})
 	if err := start.seek(p); err != nil {
@@ -180,7 +211,60 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 	if err := p.Play(); err != nil {
 		return err
 	}
-	return runPlayer(ctx, opts, src.Name(), p, rest)
+	return runPlayer(ctx, opts, title, p, rest)
+}
+
+// threadOnly is the records of rs that belong to thread id, as a Source.
+func threadOnly(rs replay.Source, src *Source, id string) (replay.Source, error) {
+	ts := fold.NewThreads(fold.Options{})
+	var pos [][]int // by thread index
+	for i := 0; i < rs.Len(); i += 4096 {
+		recs, err := rs.Records(i, min(rs.Len(), i+4096))
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("%s: %w", src.Name(), err))
+		}
+		for k := range recs {
+			th := ts.Route(src.Name(), &recs[k])
+			n := ts.Index(th)
+			for len(pos) <= n {
+				pos = append(pos, nil)
+			}
+			pos[n] = append(pos[n], i+k)
+		}
+	}
+	th, err := SelectThread(ts, src, id)
+	if err != nil {
+		return nil, err
+	}
+	return replay.Subset(rs, pos[ts.Index(th)]), nil
+}
+
+// fileOfThread finds the file of a folder that holds thread id: first the
+// files named after it (as agents name per-thread logs), then the rest.
+func fileOfThread(opts *Options, src *Source, id string) (*Source, error) {
+	members, _ := src.Members()
+	slices.SortStableFunc(members, func(a, b *Source) int {
+		return cmp.Compare(nameScore(b.Arg, id), nameScore(a.Arg, id))
+	})
+	for _, m := range members {
+		ts, _, err := FoldThreads(opts, m)
+		if err != nil {
+			continue
+		}
+		if _, err := SelectThread(ts, m, id); err == nil {
+			return m, nil
+		}
+	}
+	return nil, BadInput(fmt.Errorf("--thread %s: no log in %s holds that thread (agentwatch threads %s lists them)", id, src.Arg, src.Arg))
+}
+
+// nameScore is 1 when path's base name, less its extension, is id.
+func nameScore(path, id string) int {
+	base := filepath.Base(path)
+	if strings.TrimSuffix(base, filepath.Ext(base)) == id {
+		return 1
+	}
+	return 0
 }
 
 // replayPlain prints the log's lines paced, as a live watch would.

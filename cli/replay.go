@@ -22,7 +22,11 @@ Keys: space pause/resume, + and - speed, . and , one event forward/back,
 ←/→ previous/next step, [ and ] previous/next run, 0–9 jump to 0–90 %,
 Home/End start/end; click a chip or the replay bar to seek there, drag to
 scrub. ? shows every key. With --plain it prints the same lines as a live
-watch does, paced.`,
+watch does, paced.
+
+A log of several threads plays in the order of its events, the screen
+showing the thread being played; --thread ID plays one thread (of a log,
+or of a folder of logs).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := identify(args)
@@ -38,6 +42,7 @@ watch does, paced.`,
 	f.StringVar(&ro.StartAt, "start-at", "", "start at a time (1m30s), a step (#12) or a share of the run (40%)")
 	f.BoolVar(&ro.Loop, "loop", false, "start again from the beginning at the end")
 	f.DurationVar(&ro.Pace, "pace", replay.DefaultPace, "time between events of a log without timestamps (0: only step with . and ,)")
+	threadFlag(cmd, &ro.Thread)
 	layoutFlag(cmd, opts)
 	plainFlag(cmd, opts, "print one line per change, paced, instead of the screen")
 	return cmd

@@ -284,3 +284,59 @@ func TestCompactThreads(t *testing.T) {
 		t.Errorf("compact --thread %s gives %d threads", id, len(got))
 	}
 }
+
+// --plain prints every thread's lines, each thread's under a heading; a
+// replay of one thread (--thread) prints what --plain prints of that
+// thread's events alone, from a log and from a folder.
+func TestPlainAndReplayThreads(t *testing.T) {
+	dir := t.TempDir()
+	log := loggen.GenerateThreads(3_000, 3, 6)
+	path := writeFile(t, dir, "three.jsonl", log)
+	ids := threadIDs(t, log)
+	code, out, errOut := runCLI(t, nil, "--plain", path)
+	if code != 0 {
+		t.Fatalf("--plain: exit %d, %s", code, errOut)
+	}
+	// The first thread's first lines come before a second thread is
+	// known, so without a heading; every later change of thread has one.
+	if !strings.HasPrefix(out, "run ") {
+		t.Errorf("the first lines have a heading:\n%.200s", out)
+	}
+	for _, id := range ids[1:] {
+		if !strings.Contains(out, "== thread "+id+" ==\n") {
+			t.Errorf("--plain has no heading for thread %s", id)
+		}
+	}
+	folder := filepath.Join(dir, "threads")
+	if err := loggen.WriteThreadFolder(folder, 3_000, 3, 6); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids[1:] {
+		_, alone, _ := runCLI(t, nil, "--plain", filepath.Join(folder, id+".jsonl"))
+		if strings.Contains(alone, "== thread") {
+			t.Errorf("a log of one thread got a heading")
+		}
+		for _, from := range []string{path, folder} {
+			code, played, errOut := runCLI(t, nil, "replay", "--plain", "--speed", "16", "--idle-cap", "1ms", "--thread", id, from)
+			if code != 0 || played != alone {
+				t.Errorf("replay --thread %s %s: exit %d %s\n%.300s\nwant\n%.300s", id, from, code, errOut, played, alone)
+			}
+		}
+	}
+	if code, _, errOut := runCLI(t, nil, "replay", "--plain", folder); code != exitUnreadable || !strings.Contains(errOut, "--thread") {
+		t.Errorf("replay DIR without --thread: exit %d, %q", code, errOut)
+	}
+}
+
+// Standard input may carry several threads too.
+func TestStdinThreads(t *testing.T) {
+	log := loggen.GenerateThreads(1_500, 2, 8)
+	code, out, _ := runCLI(t, log, "--plain", "-")
+	if code != 0 || strings.Count(out, "== thread ") < 2 {
+		t.Errorf("stdin: exit %d, %d headings", code, strings.Count(out, "== thread "))
+	}
+	code, out, _ = runCLI(t, log, "threads", "-")
+	if code != 0 || strings.Count(out, "\n") != 3 {
+		t.Errorf("threads -: exit %d\n%s", code, out)
+	}
+}

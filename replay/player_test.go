@@ -377,3 +377,19 @@ func TestPlayerThreads(t *testing.T) {
 		t.Fatalf("played %d threads of %d, want 3", len(seen), p.Threads().Len())
 	}
 }
+
+// A subset reads its records from the source in order, in runs.
+func TestSubset(t *testing.T) {
+	recs := timedLog(t, offsets...)
+	s := Subset(Slice(recs), []int{1, 2, 4})
+	if s.Len() != 3 || !s.Time(2).Equal(recs[4].At) {
+		t.Fatalf("Len %d, Time(2) %v", s.Len(), s.Time(2))
+	}
+	got, err := s.Records(0, 3)
+	if err != nil || len(got) != 3 || got[0].Seq != recs[1].Seq || got[1].Seq != recs[2].Seq || got[2].Seq != recs[4].Seq {
+		t.Fatalf("Records(0, 3) = %v, %v", got, err)
+	}
+	if _, err := s.Records(2, 4); err == nil {
+		t.Fatal("Records past the end: want an error")
+	}
+}

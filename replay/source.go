@@ -35,3 +35,38 @@ func (s Slice) Records(i, j int) ([]model.Record, error) {
 	}
 	return s[i:j:j], nil
 }
+
+// Subset is a Source of some of another source's records, in the order of
+// positions (increasing positions into src): a replay of one thread of a
+// log of many.
+func Subset(src Source, positions []int) Source { return &subset{src: src, pos: positions} }
+
+type subset struct {
+	src Source
+	pos []int
+}
+
+func (s *subset) Len() int             { return len(s.pos) }
+func (s *subset) Time(i int) time.Time { return s.src.Time(s.pos[i]) }
+
+// Records reads the records in runs of neighbouring positions, so a thread
+// whose records lie together costs one read per run.
+func (s *subset) Records(i, j int) ([]model.Record, error) {
+	if i < 0 || j > len(s.pos) || i > j {
+		return nil, fmt.Errorf("records %d–%d out of range [0, %d]", i, j, len(s.pos))
+	}
+	out := make([]model.Record, 0, j-i)
+	for k := i; k < j; {
+		e := k + 1
+		for e < j && s.pos[e] == s.pos[e-1]+1 {
+			e++
+		}
+		recs, err := s.src.Records(s.pos[k], s.pos[e-1]+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+		k = e
+	}
+	return out, nil
+}

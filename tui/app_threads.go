@@ -43,8 +43,6 @@ type threadsView struct {
 	list   *ThreadList
 	// order is the list's threads, newest activity first, as last drawn.
 	order []*fold.Thread
-	// arrived is when each thread last got records, by the App's clock.
-	arrived map[*fold.Thread]time.Time
 	// marked are threads that became active while another was on screen.
 	marked map[*fold.Thread]bool
 	// saved keeps each opened thread's screen: transcript, selection.
@@ -80,7 +78,7 @@ type batchesMsg []model.Batch
 func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
 	a.threads = &threadsView{set: ts, batches: batches, list: NewThreadList(),
-		arrived: map[*fold.Thread]time.Time{}, marked: map[*fold.Thread]bool{},
+		marked: map[*fold.Thread]bool{},
 		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.afterThreads(nil)
 	return a
@@ -124,11 +122,9 @@ func (a *App) pumpBatches() tea.Cmd {
 // onBatches folds what arrived into the threads and updates the screen.
 func (a *App) onBatches(msg batchesMsg) {
 	tv := a.threads
-	now := a.now()
 	var touched []*fold.Thread
 	for _, b := range msg {
 		for _, u := range tv.set.Apply(b.Source, b.Records...) {
-			tv.arrived[u.Thread] = now
 			if !slices.Contains(touched, u.Thread) {
 				touched = append(touched, u.Thread)
 			}
@@ -149,7 +145,7 @@ func (a *App) afterThreads(touched []*fold.Thread) {
 		tv.listing = n > 1
 	}
 	for _, th := range touched {
-		if th != tv.cur && (a.live() || tv.listing) && !a.done {
+		if th != tv.cur && a.active(th) {
 			tv.marked[th] = true
 		}
 	}
@@ -221,12 +217,25 @@ func (a *App) refreshList() {
 			}
 			tv.rows[th] = c
 		}
-		arrived, ok := tv.arrived[th]
 		rows[i] = ThreadRow{ID: th.ID, Title: c.title, Source: th.Source, Runs: c.runs, Steps: c.steps, Failed: c.failed,
-			First: th.First, Last: th.Last, Live: ok && !a.done && now.Sub(arrived) < activeFor,
-			Marked: tv.marked[th], Current: th == tv.cur}
+			First: th.First, Last: th.Last, Live: a.activeAt(th, now),
+			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}
 	tv.list.SetRows(rows)
+}
+
+// active reports whether th is active now: the source is live and th's
+// last record is recent. A record's time is its own timestamp, or its
+// arrival time when it has none, so a saved log opened for review has no
+// active thread, while a live agent's newest records make theirs active.
+func (a *App) active(th *fold.Thread) bool { return a.activeAt(th, a.now()) }
+
+func (a *App) activeAt(th *fold.Thread, now time.Time) bool {
+	if a.done || th.Last.IsZero() {
+		return false
+	}
+	age := now.Sub(th.Last)
+	return age < activeFor && age > -activeFor
 }
 
 // threadKey handles the keys of thread mode that are about threads; ok is
