@@ -23,8 +23,8 @@ import (
 const (
 	// activeFor is how long after its last records a thread counts as
 	// active (its live mark in the list) while the source is live.
-	activeFor = 10 * time.Second
-	listFooter  = "↑/↓ choose  Enter open  F follow newest  ? help  q quit"
+	activeFor  = 10 * time.Second
+	listFooter = "↑/↓ choose  Enter open  F follow newest  ? help  q quit"
 )
 
 // threadsView is the App's state for a source of many threads.
@@ -79,7 +79,7 @@ func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
 	a.threads = &threadsView{set: ts, batches: batches, list: NewThreadList(),
 		marked: map[*fold.Thread]bool{},
-		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
+		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.afterThreads(nil)
 	return a
 }

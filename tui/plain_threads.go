@@ -60,4 +60,3 @@ func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
 	_, err := p.w.Write(p.out.Bytes())
 	return err
 }
-
