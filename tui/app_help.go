@@ -4,6 +4,7 @@ package tui
 // every key and what the mouse does.
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -19,16 +20,26 @@ var helpLines = [][2]string{
 	{"L", "back to live"},
 	{"tab", "focus transcript / panel"},
 	{"Enter", "open the computer at a step"},
-	{"c / p", "hide the computer / show the plan"},
+	{"c / p / t", "hide the computer / plan / run tree"},
 	{"[ / ]", "previous / next run"},
 	{"v", "side pane / bottom sheet"},
 	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
 	{"?", "this help (Esc closes)"},
 	{"q  ctrl+c", "quit"},
 	{"", "Mouse"},
-	{"click", "chips, buttons, tool calls"},
+	{"click", "chips, buttons, tool calls, runs"},
 	{"drag", "the timeline slider"},
 	{"wheel", "scrolls the transcript"},
+}
+
+// threadHelpLines come first when the source has several threads.
+var threadHelpLines = [][2]string{
+	{"", "Threads"},
+	{"↑/↓  Enter", "choose and open a thread (list)"},
+	{"esc", "back to the thread list"},
+	{"{ / }", "previous / next thread"},
+	{"F", "follow the newest active thread"},
+	{"t", "run tree: tab, ↑/↓, Enter goes to a run"},
 }
 
 // replayHelpLines replace the step keys in replay mode.
@@ -43,6 +54,7 @@ var replayHelpLines = [][2]string{
 	{"Home/End", "start / end"},
 	{"tab", "focus transcript / panel"},
 	{"c", "show / hide the computer"},
+	{"t", "the run tree"},
 	{"v", "side pane / bottom sheet"},
 	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
 	{"?", "this help (Esc closes)"},
@@ -60,10 +72,13 @@ const (
 
 // helpBox returns the overlay's lines, each exactly the width of the box,
 // fitted to at most maxW×maxH cells.
-func helpBox(maxW, maxH int, replay bool) []string {
+func helpBox(maxW, maxH int, replay, threads bool) []string {
 	helpLines := helpLines
 	if replay {
 		helpLines = replayHelpLines
+	}
+	if threads {
+		helpLines = append(slices.Clip(threadHelpLines), helpLines...)
 	}
 	if maxW < 4 || maxH < 3 {
 		return nil
@@ -109,8 +124,8 @@ func helpBox(maxW, maxH int, replay bool) []string {
 }
 
 // overlayHelp draws the help box centred over lines, each width cells.
-func overlayHelp(lines []string, width int, replay bool) {
-	box := helpBox(width, len(lines), replay)
+func overlayHelp(lines []string, width int, replay, threads bool) {
+	box := helpBox(width, len(lines), replay, threads)
 	if len(box) == 0 {
 		return
 	}

@@ -386,3 +386,12 @@ func threadName(th *fold.Thread) string {
 	}
 	return s
 }
+
+// manyThreads reports whether the source has several threads (so the
+// thread keys apply).
+func (a *App) manyThreads() bool {
+	if a.player != nil {
+		return a.player.Threads().Len() > 1
+	}
+	return a.threads != nil && a.threads.set.Len() > 1
+}
