@@ -2,7 +2,9 @@
 # Drives the real agentwatch binary in tmux, as a user would, and checks what
 # the screen shows: review of a saved log, stepping, layout switch, the
 # demo replayed at 8× (pause, seek with 5, event steps), live following and
-# back to live on a tailed file, help, quitting, at 160×48 and 80×24; an
+# back to live on a tailed file, help, quitting, at 160×48 and 80×24; a log
+# of three threads (the list, a thread, its run tree with a branch, back,
+# the next thread) and a folder that gets a new log while watched; an
 # ACP agent driven live (prompt, permission dialog); fails on any panic
 # output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
@@ -96,6 +98,64 @@ tmux send-keys -t "$session" Left
 expect "Back to live"
 tmux send-keys -t "$session" L
 expect "LIVE"
+quit
+
+# threads: a log of three threads opens on the thread list, newest activity
+# first; Enter opens a thread, t shows its run tree with a branch drawn as a
+# branch, esc goes back, } steps to the next thread without going back.
+threads=$work/threads.jsonl
+ts=1760000000000
+ev() { # ev THREAD OFFSET_S JSON-BODY: one event line
+	printf '{%s,"timestamp":%d}\n' "$3" $((ts + $2 * 1000)) >>"$threads"
+}
+run3() { # run3 THREAD RUN PARENT OFFSET PROMPT TOOL: one run with a user message and a tool call
+	local parent=""
+	[[ -n $3 ]] && parent=",\"parentRunId\":\"$3\""
+	ev "$1" "$4" "\"type\":\"RUN_STARTED\",\"threadId\":\"$1\",\"runId\":\"$2\"$parent"
+	ev "$1" "$4" "\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"$2-u\",\"role\":\"user\""
+	ev "$1" "$4" "\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"$2-u\",\"delta\":\"$5\""
+	ev "$1" "$4" "\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"$2-u\""
+	ev "$1" $(($4 + 1)) "\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"$2-c\",\"toolCallName\":\"bash\",\"metadata\":{\"category\":\"execute\",\"location\":\"$6\"}"
+	ev "$1" $(($4 + 2)) "\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"$2-c\""
+	ev "$1" $(($4 + 3)) "\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"$2-r\",\"toolCallId\":\"$2-c\",\"content\":\"ok\""
+	ev "$1" $(($4 + 4)) "\"type\":\"RUN_FINISHED\",\"threadId\":\"$1\",\"runId\":\"$2\""
+}
+run3 beta b1 "" 0 "write the docs" "make docs"
+run3 alpha a1 "" 10 "fix the failing test" "go test ./..."
+run3 gamma g1 "" 20 "tidy the imports" "goimports -w ."
+run3 alpha a2 a1 30 "and the other one" "go test ./fold/"
+run3 alpha a3 a1 40 "no, try again" "go test -run X ./fold/"
+for size in 160x48 80x24; do
+	run "$size" "$threads"
+	expect "threads · 3"
+	expect "fix the failing test"
+	expect "write the docs"
+	tmux send-keys -t "$session" Enter # the newest: alpha
+	expect "thread alpha"
+	expect "step 3 of 3"
+	tmux send-keys -t "$session" t
+	expect "↳ a1" # a3 branches off a1 (a2 ran in between)
+	tmux send-keys -t "$session" Escape
+	expect "threads · 3"
+	tmux send-keys -t "$session" Down Enter # gamma
+	expect "thread gamma"
+	expect "goimports"
+	tmux send-keys -t "$session" "}" # the next thread in the list: beta
+	expect "thread beta"
+	expect "make docs"
+	quit
+done
+
+# A folder of per-thread logs: each file's threads in the list; a file
+# created while watching joins within a second or two.
+mkdir -p "$work/runs"
+go run ./internal/loggen/cmd/loggen -n 600 -threads 2 -seed 3 -dir "$work/runs"
+run 160x48 "$work/runs"
+expect "threads · 2" 10
+go run ./internal/loggen/cmd/loggen -n 300 -threads 1 -seed 4 >"$work/runs/new-thread.jsonl"
+expect "threads · 3" 3
+tmux send-keys -t "$session" Enter
+expect "esc threads"
 quit
 
 # acp: a live ACP agent (the fixture agent): type a prompt, steps appear,

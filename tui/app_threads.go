@@ -41,6 +41,9 @@ type threadsView struct {
 	// follow switches to the thread that most recently got records.
 	follow bool
 	list   *ThreadList
+	// moved is set once the person moved the list's selection: until then
+	// it stays on the top row (the newest activity) as rows reorder.
+	moved bool
 	// order is the list's threads, newest activity first, as last drawn.
 	order []*fold.Thread
 	// marked are threads that became active while another was on screen.
@@ -222,6 +225,9 @@ func (a *App) refreshList() {
 			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}
 	tv.list.SetRows(rows)
+	if !tv.moved {
+		tv.list.Select(0)
+	}
 }
 
 // active reports whether th is active now: the source is live and th's
@@ -269,6 +275,11 @@ func (a *App) threadKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // listKey handles a key on the thread list.
 func (a *App) listKey(k tea.KeyPressMsg) tea.Cmd {
 	tv := a.threads
+	switch k.String() {
+	case "q", "ctrl+c", "?", "F", "esc":
+	default:
+		tv.moved = true
+	}
 	switch k.String() {
 	case "q", "ctrl+c":
 		return tea.Quit
@@ -318,6 +329,7 @@ func (a *App) stepThread(dir int) {
 func (a *App) selectListRow(th *fold.Thread) {
 	if i := slices.Index(a.threads.order, th); i >= 0 {
 		a.threads.list.Select(i)
+		a.threads.moved = true
 	}
 }
 
@@ -329,6 +341,7 @@ func (a *App) listClick(m tea.Mouse) {
 	}
 	if i, ok := tv.list.RowAt(m.Y - a.geo.list.y); ok && i < len(tv.order) {
 		tv.list.Select(i)
+		tv.moved = true
 		a.switchThread(tv.order[i])
 	}
 }
