@@ -11,22 +11,32 @@ import (
 // newRootCommand is `agentwatch [FILE]` with every command under it.
 func newRootCommand(opts *app.Options) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "agentwatch [FILE]",
+		Use:   "agentwatch [FILE|DIR]",
 		Short: "Watch what AI agents do: fold AG-UI event logs into messages, steps and runs",
 		Long: `agentwatch reads AG-UI event logs (a JSON array, {"events":[…]}, JSON Lines,
-raw SSE text, or an array still being written) and shows what the agent did:
-its messages, and each tool call as a step on the agent's computer.
+raw SSE text, or an array still being written) and ACP recordings, and shows
+what the agent did: its messages, and each tool call as a step on the
+agent's computer.
 
 With no FILE it plays the embedded demo recording at its recorded pace, with
 the replay controls (space, + and -, . and , 0–9; see agentwatch replay).
 With a FILE it opens the log for review: everything folded, the last step
-selected (--play plays it instead).
+selected (--play plays it instead), and follows it if it grows.
 FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
-v layout, ↑/↓ scroll, tab focus, q quit; the mouse selects steps too.
+v layout, t run tree, ↑/↓ scroll, tab focus, q quit; the mouse selects
+steps too; ? lists every key.
+
+A log may hold many threads (conversations), and a folder DIR (or a quoted
+glob, 'runs/*.jsonl') one log per thread: each thread is folded on its own.
+Several threads open on a thread list, newest activity first: Enter opens
+one, esc goes back, { and } step through threads, F follows the active one.
+A folder is followed: logs created in it appear in the list.
+
 With --plain it prints one line per change instead; piped output without
 --plain gets the step list. tail follows a growing log, connect runs an
 AG-UI agent over HTTP; --record FILE keeps what arrives.
-The headless commands fold, validate and steps are for scripts and CI.`,
+The headless commands threads, fold, validate, steps and compact are for
+scripts and CI.`,
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
