@@ -7,7 +7,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// This file folds ACP records (DESIGN.md §2.1) into the same display model
+// This file folds ACP records into the same display model
 // as AG-UI: message and thought chunks into message and reasoning items, a
 // prompt and its answer into a run, tool calls into steps, the plan into a
 // plan item, and what the agent says about the session into Session. The

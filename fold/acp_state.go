@@ -18,8 +18,8 @@ const (
 )
 
 // MaxTerminalBytes caps the output kept of one terminal; what a command
-// prints beyond it is dropped (DESIGN.md §5: huge output must not sink
-// the viewer).
+// prints beyond it is dropped: huge output must not sink the
+// viewer.
 const MaxTerminalBytes = 16 << 20
 
 // acpState is what the fold knows of an ACP session beyond its items,

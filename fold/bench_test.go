@@ -12,7 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// The budget (DESIGN.md §4): decode + fold ≥ 1,000,000 events/s on a
+// The budget (README, "Speed and memory"): decode + fold ≥ 1,000,000 events/s on a
 // realistic log, on the 2-core machine. The log is loggen's, 100,000
 // events; records go to the fold in batches of benchBatch, as a source
 // hands them over.
@@ -120,8 +120,8 @@ func BenchmarkDecodeOnly(b *testing.B) {
 // the live heap after folding the 100,000-event log (records dropped, two
 // GCs) less the live heap before the records were built. Every event of the
 // log is completed (all runs finish), so this is memory per completed event.
-// It reports B/event and the ratio to the log's size (DESIGN.md §4 budgets
-// the resident size of a 100 MB log at 1.5× the file); its time is not a
+// It reports B/event and the ratio to the log's size (the budget for
+// the resident size of a 100 MB log is 1.5× the file); its time is not a
 // figure.
 func BenchmarkRetained(b *testing.B) {
 	log, _ := benchData()

@@ -10,8 +10,8 @@ import (
 )
 
 // MaxImageBytes caps the bytes kept of one screenshot; larger ones are
-// marked truncated and shown as a placeholder (DESIGN.md §5: a 50 MB
-// screenshot must not sink the viewer).
+// marked truncated and shown as a placeholder: a 50 MB screenshot must
+// not sink the viewer.
 const MaxImageBytes = 8 << 20
 
 // MaxDataBytes caps raw JSON kept on an item (unknown events, custom values).

@@ -6,7 +6,7 @@
 //
 // The fold is pure: no I/O, no clock, no goroutines. Its whole state exports
 // to JSON and restores, and folding is deterministic, which its tests state
-// as laws (DESIGN.md §2.1).
+// as laws (docs/ARCHITECTURE.md).
 package fold
 
 import (

@@ -150,7 +150,7 @@ var fuzzFoldSeeds = []string{
 		"\ufeff{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"",
 }
 
-// FuzzFold checks the fold's laws (DESIGN.md §2.1) on any log: one event
+// FuzzFold checks the fold's laws (docs/ARCHITECTURE.md) on any log: one event
 // per line, decoded as a source would. Folding never panics; the same
 // records give the same snapshot whatever the batching; stopping at a
 // checkpoint and resuming from its JSON gives the same snapshot; a snapshot

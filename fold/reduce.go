@@ -10,7 +10,7 @@ import (
 )
 
 // reduceState builds messages and state exactly as the reference
-// defaultApplyEvents does (research/agui.md §3.4), so that `agentwatch fold`
+// defaultApplyEvents does, so that `agentwatch fold`
 // can be compared with @ag-ui/client on the same log.
 type reduceState struct {
 	Messages          []*agui.Message  `json:"messages"`

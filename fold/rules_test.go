@@ -7,7 +7,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 )
 
-// Every verifier rule (research/agui.md §3.3) is reported with its id, at
+// Every verifier rule (R1–R14 of @ag-ui/client verifyEvents) is reported with its id, at
 // the event that broke it, and the fold goes on.
 func TestEveryRuleIsReported(t *testing.T) {
 	const rs = `{"type":"RUN_STARTED","threadId":"t","runId":"r"}`

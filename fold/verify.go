@@ -29,7 +29,7 @@ type stepOwner struct {
 }
 
 // verifyState checks each event against the reference verifier's rules
-// (verifyEvents, research/agui.md §3.3). Unlike the reference it does not
+// (verifyEvents in @ag-ui/client 1.0). Unlike the reference it does not
 // stop at the first error: a failing event is reported and skipped, and the
 // state only changes for events that pass.
 type verifyState struct {

@@ -13,7 +13,7 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// The whole path a saved log takes (DESIGN.md §4: decode + fold ≥ 1,000,000
+// The whole path a saved log takes (the budget: decode + fold ≥ 1,000,000
 // events/s): bytes → sources.Reader (format detection, framing, decoding) →
 // fold, in batches of 512 records, over loggen's realistic 100,000-event log.
 const (

@@ -53,7 +53,7 @@ func indexFile(tb testing.TB, path string) Index {
 // BenchmarkIndex100MB indexes a generated 100 MB log file and reports the
 // speed, the index's own size, and the peak resident memory of a process
 // that does nothing but index the file (TestIndexChild), against the
-// file's size: DESIGN.md §4 allows 1.5×. It also reports how soon the
+// file's size: the budget is 1.5×. It also reports how soon the
 // first 1,000 records are indexed and decoded: a first screen.
 func BenchmarkIndex100MB(b *testing.B) {
 	path, size := writeBigLog(b)

@@ -1,6 +1,6 @@
 package sources
 
-// Message-level review (DESIGN.md §2.3): a file that holds only messages —
+// Message-level review: a file that holds only messages —
 // an AG-UI log of MESSAGES_SNAPSHOT events, or an AI SDK UIMessage[] file —
 // opens for step-through of its tool calls without timing. Both become
 // AG-UI records that the ordinary fold turns into items and steps, so

@@ -1,7 +1,7 @@
 package tui
 
-// This file draws a reply's steps as the transcript shows them (DESIGN.md
-// §3): one row per tool call, and the computer card that sums up what the
+// This file draws a reply's steps as the transcript shows them:
+// one row per tool call, and the computer card that sums up what the
 // agent did on its computer — the latest screenshot or the current step's
 // icon, the current operation, the step count and a live mark. Both are pure:
 // the transcript caches what they return per (item, width, version).

@@ -1,6 +1,6 @@
 package tui
 
-// This file draws the body of the computer panel (DESIGN.md §3): one view
+// This file draws the body of the computer panel: one view
 // per step category, built from the pure renderers of this package
 // (TerminalLines, DiffLines, SourceLines, HalfBlock), and the status line
 // under it. The views themselves are in panel_views.go.

@@ -1,7 +1,7 @@
 package tui
 
-// This file lays out the step timeline under the computer panel (DESIGN.md
-// §3): the slider, the chip row and the prev / play / next controls, plus
+// This file lays out the step timeline under the computer panel:
+// the slider, the chip row and the prev / play / next controls, plus
 // what a mouse click on any of their cells means. It only renders; the
 // screen owns the state and calls Timeline once per frame.
 

@@ -1,7 +1,7 @@
 package tui
 
 // This file turns one transcript item into rows, exactly width cells each,
-// and caches them per (item, width, version) as STYLE.md asks: a finished
+// and caches them per (item, width, version): a finished
 // item keeps its version, so it is rendered once per width.
 
 import (

@@ -9,7 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// An ACP recording (DESIGN.md §2.3) is JSON Lines, one line per JSON-RPC
+// An ACP recording is JSON Lines, one line per JSON-RPC
 // message in the order it crossed the connection:
 //
 //	{"t":1760000000123,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update",…}}

@@ -1,5 +1,5 @@
 // Package compact shrinks an AG-UI event log for archives and for the final
-// fold (`agentwatch compact`, DESIGN.md §2.3): each text message's and tool
+// fold (`agentwatch compact`): each text message's and tool
 // call's deltas become one, and each run's state events one snapshot.
 //
 // It follows @ag-ui/client's compactEvents (Reference is a port of it) and

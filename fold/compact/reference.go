@@ -10,7 +10,7 @@ import (
 )
 
 // Reference compacts a log exactly as compactEvents of @ag-ui/client 1.0.0
-// does (research/agui.md §2.2), faults included: a stream still open when
+// does, faults included: a stream still open when
 // its run ends is written after the run's terminal event (issue #2813), and
 // streams are written in the order their ENDs arrive. It works on the JSON
 // as read, as the reference does: an event's kind is its "type" string,
