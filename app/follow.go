@@ -44,7 +44,7 @@ func tailStatus(ev sources.TailEvent) string {
 // is appended to them, each file's threads apart; files created meanwhile
 // join, and the title bar counts the logs followed.
 func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
-	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{})
+	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: WholeFile})
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)

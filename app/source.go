@@ -121,6 +121,13 @@ func identifyFile(arg string) (*Source, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return src, nil
 	}
+	head, err := readHead(arg)
+	if err != nil {
+		return src, nil // Open says what is wrong
+	}
+	if !mayBeWhole(head) {
+		return src, nil
+	}
 	if st.Size() <= maxMessagesFile {
 		b, err := os.ReadFile(arg)
 		if err != nil {
@@ -143,6 +150,47 @@ func identifyFile(arg string) (*Source, error) {
 		src.Kind, src.Records = KindACPRecording, recs
 	}
 	return src, nil
+}
+
+// headBytes is how much of a file mayBeWhole looks at.
+const headBytes = 64 << 10
+
+// readHead returns the first headBytes of the file at path (less when it is
+// shorter).
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, headBytes)
+	n, err := io.ReadFull(f, b)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return b[:n], nil
+}
+
+// mayBeWhole tells from a file's first bytes whether it may be a messages
+// file or an ACP recording, which are read whole; an ordinary event log
+// (most files, and the big ones) is then not read twice. A messages file
+// names MESSAGES_SNAPSHOT or has a first message with "role" and "parts"
+// well within the head; a recording's first line says what it is.
+func mayBeWhole(head []byte) bool {
+	return sources.LooksLikeACPRecording(head) ||
+		bytes.Contains(head, []byte("MESSAGES_SNAPSHOT")) ||
+		(bytes.Contains(head, []byte(`"role"`)) && bytes.Contains(head, []byte(`"parts"`)))
+}
+
+// WholeFile reads a folder's file whole when it is a messages file or an
+// ACP recording (which are not followed as they grow) and returns its
+// records; ok is false for an event log, which is tailed.
+func WholeFile(path string) (recs []model.Record, ok bool) {
+	src, err := identifyFile(path)
+	if err != nil || (src.Kind != KindMessages && src.Kind != KindACPRecording) {
+		return nil, false
+	}
+	return src.Records, true
 }
 
 // acpRecording reads path when it is an ACP recording (as acp --record

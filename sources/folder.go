@@ -27,6 +27,11 @@ type FolderOptions struct {
 	// MaxEventBytes is the largest event accepted in any file, as in
 	// TailOptions; 0 means DefaultMaxEventBytes.
 	MaxEventBytes int64
+	// Whole, when set, is asked about each file before it is tailed: when
+	// it returns ok, the file is read whole by it (a messages file, an ACP
+	// recording), its records are sent as one batch, and it is not
+	// followed as it grows.
+	Whole func(path string) (recs []model.Record, ok bool)
 }
 
 // FolderEvent is news about one file of a followed folder: exactly one of
@@ -208,6 +213,15 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 				tails.Add(1)
 				go func() {
 					defer tails.Done()
+					if f.opts.Whole != nil {
+						if recs, ok := f.opts.Whole(ev.Path); ok {
+							select {
+							case out <- model.Batch{Source: ev.Path, Records: recs}:
+							case <-ctx.Done():
+							}
+							return
+						}
+					}
 					tailFile(ctx, ev.Path, t, out, events)
 				}()
 			}

@@ -539,3 +539,45 @@ func TestTailWake(t *testing.T) {
 	read(5)
 	checkRecords(t, path, got, append(want, ts...))
 }
+
+// Files the Whole hook takes are read by it, sent as one batch, and not
+// tailed; the others are tailed as before.
+func TestFollowFolderWhole(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(`{"type":"RUN_STARTED","threadId":"a","runId":"r"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b.special"), []byte(`{"whatever":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	made := model.Record{Seq: 1, Raw: []byte(`{"type":"CUSTOM","name":"made","value":1}`)}
+	opts := FolderOptions{Whole: func(path string) ([]model.Record, bool) {
+		if filepath.Ext(path) == ".special" {
+			return []model.Record{made}, true
+		}
+		return nil, false
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, events := FollowFolder(ctx, dir, opts)
+	go func() {
+		for range events {
+		}
+	}()
+	got := map[string][]model.Record{}
+	deadline := time.After(5 * time.Second)
+	for len(got) < 2 {
+		select {
+		case b := <-out:
+			got[filepath.Base(b.Source)] = append(got[filepath.Base(b.Source)], b.Records...)
+		case <-deadline:
+			t.Fatalf("batches so far: %v", got)
+		}
+	}
+	if r := got["b.special"]; len(r) != 1 || string(r[0].Raw) != string(made.Raw) {
+		t.Errorf("the whole file gave %v", r)
+	}
+	if r := got["a.jsonl"]; len(r) != 1 || r[0].Event == nil {
+		t.Errorf("the tailed file gave %v", r)
+	}
+}
