@@ -3,6 +3,9 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -338,5 +341,30 @@ func TestStdinThreads(t *testing.T) {
 	code, out, _ = runCLI(t, log, "threads", "-")
 	if code != 0 || strings.Count(out, "\n") != 3 {
 		t.Errorf("threads -: exit %d\n%s", code, out)
+	}
+}
+
+// connect takes a stream of several threads: --plain heads each thread's
+// lines, and --record keeps a log that lists the same threads.
+func TestConnectThreads(t *testing.T) {
+	log := loggen.GenerateThreads(1_200, 2, 12)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, line := range bytes.Split(bytes.TrimSpace(log), []byte("\n")) {
+			fmt.Fprintf(w, "data: %s\n\n", line)
+		}
+	}))
+	defer srv.Close()
+	rec := filepath.Join(t.TempDir(), "two.json")
+	code, out, errOut := runCLI(t, nil, "connect", srv.URL, "--plain", "--record", rec)
+	if code != 0 || !strings.Contains(out, "== thread ") {
+		t.Fatalf("connect: exit %d, %s\n%.300s", code, errOut, out)
+	}
+	_, listed, _ := runCLI(t, nil, "threads", rec)
+	ids := threadIDs(t, log)
+	for _, id := range ids {
+		if !strings.Contains(listed, id) {
+			t.Errorf("the recording lacks thread %s:\n%s", id, listed)
+		}
 	}
 }
