@@ -48,19 +48,46 @@ func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)
-		followed := 0
-		for ev := range events {
+		followed, skipped, note := 0, 0, ""
+		take := func(ev sources.FolderEvent) {
 			switch {
 			case ev.Added:
 				followed++
-				status <- fmt.Sprintf("● LIVE · %d logs", followed)
 			case ev.Skipped != "":
-				// Skipped files are few and said once; the title keeps the count.
+				skipped++
+			case ev.Err != nil:
+				note = "cannot list: " + ev.Err.Error()
 			case ev.Event == sources.TailTruncated:
-				status <- filepath.Base(ev.Path) + " truncated, restarted"
+				note = filepath.Base(ev.Path) + " truncated, restarted"
 			case ev.Event == sources.TailRotated:
-				status <- filepath.Base(ev.Path) + " replaced, reopened"
+				note = filepath.Base(ev.Path) + " replaced, reopened"
 			}
+		}
+		// A folder of a thousand logs starts with a thousand events: what
+		// is ready is taken in before the title bar is told, once.
+		for ev := range events {
+			take(ev)
+		more:
+			for {
+				select {
+				case ev, ok := <-events:
+					if !ok {
+						break more
+					}
+					take(ev)
+				default:
+					break more
+				}
+			}
+			text := fmt.Sprintf("● LIVE · %d logs", followed)
+			if skipped > 0 {
+				text += fmt.Sprintf(" · %d skipped", skipped)
+			}
+			if note != "" {
+				text += " · " + note
+				note = ""
+			}
+			status <- text
 		}
 	}()
 	return watch(ctx, opts, pattern, batches, status, true)
