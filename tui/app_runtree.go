@@ -59,15 +59,23 @@ func (a *App) runTreeClick(line int) {
 	}
 }
 
-// jumpToRun selects the first step of run i (the run before it with steps,
-// when it has none) and so shows it in the panel and the timeline.
+// jumpToRun scrolls the transcript to run i's start and selects its first
+// step, so the panel and the timeline show it too (a run without steps
+// leaves the selection where it is).
 func (a *App) jumpToRun(i int) {
 	runs := a.fold.Runs()
 	if i < 0 || i >= len(runs) {
 		return
 	}
+	r := runs[i]
+	for _, it := range a.fold.Items() {
+		if it.Kind == model.ItemRun && it.ID == r.RunID && it.FirstSeq == r.FirstSeq {
+			a.transcript.ScrollTo(it.Seq)
+			break
+		}
+	}
 	for j, s := range a.fold.Steps() {
-		if s.RunID == runs[i].RunID {
+		if s.RunID == r.RunID && s.FirstSeq >= r.FirstSeq {
 			a.stopPlay()
 			a.selectStep(j)
 			return

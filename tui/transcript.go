@@ -196,6 +196,20 @@ func (t *Transcript) ScrollBy(rows int) {
 	}
 }
 
+// ScrollTo shows the item seq at the top of the view (following the bottom
+// again when everything from it down fits). An unknown seq does nothing.
+func (t *Transcript) ScrollTo(seq uint64) {
+	idx := t.indexOf(seq)
+	if idx < 0 {
+		return
+	}
+	t.follow = false
+	t.topSeq, t.topOff = seq, 0
+	if t.width > 0 && t.height > 0 && t.fitsBelow(idx, 0) {
+		t.follow = true
+	}
+}
+
 // View draws the visible rows: exactly height lines, each exactly width
 // cells. Only the items on screen are rendered (or taken from the cache).
 func (t *Transcript) View() []string {

@@ -623,3 +623,30 @@ func TestTranscriptCardAt(t *testing.T) {
 		}
 	}
 }
+
+// ScrollTo puts an item at the top of the view and stops following; an
+// item near the end, whose rows fit below, follows the bottom again.
+func TestTranscriptScrollTo(t *testing.T) {
+	var items []*model.Item
+	for i := range 50 {
+		items = append(items, &model.Item{Seq: uint64(i + 1), ID: fmt.Sprint("m", i), Kind: model.ItemMessage, Role: "assistant", Text: fmt.Sprint("message number ", i), Status: model.StatusCompleted, Step: -1})
+	}
+	tr := NewTranscript()
+	tr.SetItems(items, nil)
+	tr.SetSize(60, 10)
+	tr.View()
+	tr.ScrollTo(20)
+	view := tr.View()
+	if tr.Following() || !strings.Contains(ansi.Strip(view[0]+view[1]), "message number 19") {
+		t.Fatalf("after ScrollTo(20) the view starts %q", view[:2])
+	}
+	tr.ScrollTo(50)
+	tr.View()
+	if !tr.Following() {
+		t.Error("ScrollTo the last item does not follow the bottom")
+	}
+	tr.ScrollTo(999)
+	if !tr.Following() {
+		t.Error("ScrollTo an unknown item moved the view")
+	}
+}
