@@ -147,13 +147,17 @@ func (a *App) afterThreads(touched []*fold.Thread) {
 	if !tv.chosen {
 		tv.listing = n > 1
 	}
+	// A mark says "active while you looked at another thread": the list
+	// on screen shows every live thread already.
 	for _, th := range touched {
-		if th != tv.cur && a.active(th) {
+		if !tv.listing && th != tv.cur && a.active(th) {
 			tv.marked[th] = true
 		}
 	}
 	if tv.follow && len(touched) > 0 {
-		newest := touched[len(touched)-1]
+		// The thread of the newest record: touched lists threads by
+		// their first records, so a burst of runs X Y X ends on Y there.
+		newest := tv.set.Last()
 		if newest != tv.cur {
 			a.switchThread(newest)
 			tv.listing = false
@@ -290,9 +294,9 @@ func (a *App) listKey(k tea.KeyPressMsg) tea.Cmd {
 	case "down", "j":
 		tv.list.Move(1)
 	case "pgup":
-		tv.list.Move(-max(1, a.height-3))
+		tv.list.Move(-tv.list.PageSize())
 	case "pgdown":
-		tv.list.Move(max(1, a.height-3))
+		tv.list.Move(tv.list.PageSize())
 	case "home", "g":
 		tv.list.Select(0)
 	case "end", "G":
@@ -358,6 +362,12 @@ func (a *App) listScreen(w, rows int) []string {
 	}
 	if tv.follow {
 		title += " · following the newest active thread"
+	}
+	// render keeps a row for the panes even on a screen of one line,
+	// whose line is the footer's: the list gives it up.
+	rows = min(rows, a.height-1)
+	if rows < 1 {
+		return nil
 	}
 	out := make([]string, 0, rows)
 	out = append(out, titleLine(title, true, w))
