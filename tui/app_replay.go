@@ -69,7 +69,7 @@ func (a *App) moved(err error) {
 	if err != nil {
 		a.err = err
 	}
-	if th := a.player.Thread(); th != nil && a.player.Threads().Len() > 1 {
+	if th := a.player.Thread(); th != nil {
 		key := th.Source + "\x00" + th.ID
 		if key != a.played.key {
 			if a.played.transcripts == nil {

@@ -137,10 +137,6 @@ func TestThreadsReplaySeekBack(t *testing.T) {
 // Before the log's second thread has been played, the first thread is
 // shown with its own transcript too, not the one of the thread shown last.
 func TestThreadsReplayFirstThreadAlone(t *testing.T) {
-	t.Skip("BUG: App.moved (app_replay.go) keeps the transcript on screen while the player knows one thread " +
-		"(Threads().Len() == 1), so a seek back to before the second thread shows the first thread in the " +
-		"transcript of the thread shown last: its scroll, its expanded items and its cached renderings keyed by " +
-		"per-thread item numbers; and a later switch files that transcript under the other thread")
 	runs := logRuns(t, threadsRecords(t))
 	if runs[1].thread != runs[0].thread || runs[2].thread == runs[0].thread {
 		t.Fatal("the log does not start with two runs of one thread, then another's")
