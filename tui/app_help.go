@@ -42,6 +42,37 @@ var threadHelpLines = [][2]string{
 	{"t", "run tree: tab, ↑/↓, Enter goes to a run"},
 }
 
+// listHelpLines are the keys of the thread list.
+var listHelpLines = [][2]string{
+	{"", "Thread list"},
+	{"↑/↓  j/k", "choose a thread"},
+	{"PgUp/PgDn", "a page up / down"},
+	{"Home/End", "first / last thread"},
+	{"Enter  →", "open the thread"},
+	{"esc", "back to the thread shown last"},
+	{"F", "follow the newest active thread"},
+	{"?", "this help (Esc closes)"},
+	{"q  ctrl+c", "quit"},
+	{"", "Mouse"},
+	{"click", "opens a thread"},
+}
+
+// helpFor is the help of a mode: the step keys, or the replay keys, after
+// the thread keys when the source has several threads; the list's own.
+func helpFor(replay, threads, list bool) [][2]string {
+	switch {
+	case list:
+		return listHelpLines
+	case replay && threads:
+		return append(slices.Clip(threadHelpLines), replayHelpLines...)
+	case replay:
+		return replayHelpLines
+	case threads:
+		return append(slices.Clip(threadHelpLines), helpLines...)
+	}
+	return helpLines
+}
+
 // replayHelpLines replace the step keys in replay mode.
 var replayHelpLines = [][2]string{
 	{"", "Replay"},
@@ -72,14 +103,7 @@ const (
 
 // helpBox returns the overlay's lines, each exactly the width of the box,
 // fitted to at most maxW×maxH cells.
-func helpBox(maxW, maxH int, replay, threads bool) []string {
-	helpLines := helpLines
-	if replay {
-		helpLines = replayHelpLines
-	}
-	if threads {
-		helpLines = append(slices.Clip(threadHelpLines), helpLines...)
-	}
+func helpBox(maxW, maxH int, helpLines [][2]string) []string {
 	if maxW < 4 || maxH < 3 {
 		return nil
 	}
@@ -124,8 +148,8 @@ func helpBox(maxW, maxH int, replay, threads bool) []string {
 }
 
 // overlayHelp draws the help box centred over lines, each width cells.
-func overlayHelp(lines []string, width int, replay, threads bool) {
-	box := helpBox(width, len(lines), replay, threads)
+func overlayHelp(lines []string, width int, help [][2]string) {
+	box := helpBox(width, len(lines), help)
 	if len(box) == 0 {
 		return
 	}

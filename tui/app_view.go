@@ -93,7 +93,7 @@ func (a *App) render() string {
 		lines = append(lines, a.listScreen(w, rows)...)
 		lines = append(lines, padLine(sgrFaint+ansi.Truncate(listFooter, w, "…")+sgrReset, w))
 		if a.help {
-			overlayHelp(lines, w, false, true)
+			overlayHelp(lines, w, helpFor(false, true, true))
 		}
 		return strings.Join(lines, "\n")
 	}
@@ -130,7 +130,7 @@ func (a *App) render() string {
 	}
 	a.overlayPermission(lines, w)
 	if a.help {
-		overlayHelp(lines, w, a.player != nil, a.manyThreads())
+		overlayHelp(lines, w, helpFor(a.player != nil, a.manyThreads(), false))
 	}
 	return strings.Join(lines, "\n")
 }
