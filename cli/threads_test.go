@@ -368,3 +368,30 @@ func TestConnectThreads(t *testing.T) {
 		}
 	}
 }
+
+// A folder of 1,000 per-thread logs: threads lists every one.
+func TestThousandLogFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads 1,000 files")
+	}
+	dir := t.TempDir()
+	if err := loggen.WriteThreadFolder(dir, 30_000, 1_000, 2); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, nil, "threads", "--json", dir)
+	var lines []struct {
+		ThreadID string `json:"threadId"`
+		Source   string `json:"source"`
+	}
+	if err := json.Unmarshal([]byte(out), &lines); code != 0 || err != nil || errOut != "" {
+		t.Fatalf("threads: exit %d, %v, %q", code, err, errOut)
+	}
+	if len(lines) != 1_000 {
+		t.Fatalf("%d threads listed, want 1000", len(lines))
+	}
+	for _, l := range lines {
+		if filepath.Base(l.Source) != l.ThreadID+".jsonl" {
+			t.Fatalf("thread %s from %s", l.ThreadID, l.Source)
+		}
+	}
+}
