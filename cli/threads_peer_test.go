@@ -3,13 +3,9 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +14,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/refcheck"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
@@ -170,7 +167,7 @@ func TestThreadsMatchReference(t *testing.T) {
 			if got := listThreads(t, s.path); !slices.Equal(got, want) {
 				t.Fatalf("threads --json lists\n  %q\nthe goldens were cut into\n  %q", got, want)
 			}
-			legacy := legacyThinkingRe.Match(s.raw)
+			legacy := refcheck.HasLegacyThinking(s.raw)
 			for _, g := range s.threads {
 				t.Run(g.file, func(t *testing.T) {
 					got := foldThread(t, s.path, g.ThreadID)
@@ -191,18 +188,18 @@ func compareThread(t *testing.T, g threadGolden, got threadFold, legacy bool) {
 	t.Helper()
 	want := g.Messages
 	if legacy {
-		m := &legacyRenaming{fwd: map[string]string{}, rev: map[string]string{}}
-		want = m.unify(want, got.Messages, "messages")
-		for _, e := range m.errs {
+		m := refcheck.NewRenaming()
+		want = m.Unify(want, got.Messages, "messages")
+		for _, e := range m.Errs {
 			t.Error(e)
 		}
 	}
-	if diffs := referenceDiff(want, got.Messages, "messages"); len(diffs) > 0 {
+	if diffs := refcheck.Diff(want, got.Messages, "messages"); len(diffs) > 0 {
 		t.Errorf("messages differ from the reference:\n  %s", strings.Join(diffs, "\n  "))
 	}
-	if diffs := referenceDiff(g.State, got.State, "state"); len(diffs) > 0 {
+	if diffs := refcheck.Diff(g.State, got.State, "state"); len(diffs) > 0 {
 		t.Errorf("state differs from the reference:\n  %s\n  reference: %s\n  fold:      %s",
-			strings.Join(diffs, "\n  "), oneLineJSON(g.State), oneLineJSON(got.State))
+			strings.Join(diffs, "\n  "), refcheck.OneLine(g.State), refcheck.OneLine(got.State))
 	}
 }
 
@@ -267,151 +264,4 @@ func threadSeqs(t *testing.T, s threadSample) map[string][]uint64 {
 		out[th.ID] = n
 	}
 	return out
-}
-
-var (
-	referenceUUID    = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-	ourThinkingID    = regexp.MustCompile(`^thinking-[0-9]+$`)
-	legacyThinkingRe = regexp.MustCompile(`"type"\s*:\s*"THINKING_`)
-)
-
-// legacyRenaming maps the reference's random ids for legacy THINKING_*
-// events (UUIDs) to ours ("thinking-<seq>"), one to one, as the one-thread
-// peer tests of package fold do.
-type legacyRenaming struct {
-	fwd, rev map[string]string
-	errs     []string
-}
-
-// unify walks want and got in step and, wherever want holds a UUID and got
-// a "thinking-N" at the same place, records the pair and rewrites want to
-// got's id. Places where the shapes differ are left for the comparison.
-func (m *legacyRenaming) unify(want, got any, path string) any {
-	switch w := want.(type) {
-	case string:
-		g, ok := got.(string)
-		if !ok || !referenceUUID.MatchString(w) || !ourThinkingID.MatchString(g) {
-			return want
-		}
-		if prev, seen := m.fwd[w]; seen && prev != g {
-			m.errs = append(m.errs, fmt.Sprintf("%s: reference id %s is %s here but %s elsewhere", path, w, g, prev))
-			return want
-		}
-		if prev, seen := m.rev[g]; seen && prev != w {
-			m.errs = append(m.errs, fmt.Sprintf("%s: our id %s stands for reference id %s here but %s elsewhere", path, g, w, prev))
-			return want
-		}
-		m.fwd[w], m.rev[g] = g, w
-		return g
-	case []any:
-		g, _ := got.([]any)
-		out := make([]any, len(w))
-		for i := range w {
-			var gi any
-			if i < len(g) {
-				gi = g[i]
-			}
-			out[i] = m.unify(w[i], gi, fmt.Sprintf("%s[%d]", path, i))
-		}
-		return out
-	case map[string]any:
-		g, _ := got.(map[string]any)
-		out := make(map[string]any, len(w))
-		for k, v := range w {
-			out[k] = m.unify(v, g[k], path+"."+k)
-		}
-		return out
-	}
-	return want
-}
-
-// oneLineJSON writes v on one line, object keys sorted.
-func oneLineJSON(v any) string {
-	b, err := json.Marshal(v, json.Deterministic(true))
-	if err != nil {
-		return fmt.Sprintf("<%v>", err)
-	}
-	return string(b)
-}
-
-// referenceDiff lists every place where got differs from want, two decoded
-// JSON values. A member or element one side has and the other lacks is a
-// difference whatever its value, so absent, null, "", [] and {} all differ.
-func referenceDiff(want, got any, path string) []string {
-	differ := func() []string {
-		return []string{fmt.Sprintf("%s: reference %s, fold %s", path, oneLineJSON(want), oneLineJSON(got))}
-	}
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return differ()
-		}
-		var out []string
-		for _, k := range slices.Sorted(maps.Keys(w)) {
-			if gv, ok := g[k]; ok {
-				out = append(out, referenceDiff(w[k], gv, path+"."+k)...)
-			} else {
-				out = append(out, fmt.Sprintf("%s.%s: reference %s, fold has no such member", path, k, oneLineJSON(w[k])))
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(g)) {
-			if _, ok := w[k]; !ok {
-				out = append(out, fmt.Sprintf("%s.%s: reference has no such member, fold %s", path, k, oneLineJSON(g[k])))
-			}
-		}
-		return out
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return differ()
-		}
-		var out []string
-		for i := range max(len(w), len(g)) {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			switch {
-			case i >= len(g):
-				out = append(out, fmt.Sprintf("%s: reference %s, fold has no such element", p, oneLineJSON(w[i])))
-			case i >= len(w):
-				out = append(out, fmt.Sprintf("%s: reference has no such element, fold %s", p, oneLineJSON(g[i])))
-			default:
-				out = append(out, referenceDiff(w[i], g[i], p)...)
-			}
-		}
-		return out
-	case string, float64, bool, nil:
-		if !reflect.DeepEqual(want, got) {
-			return differ()
-		}
-		return nil
-	}
-	return []string{fmt.Sprintf("%s: reference holds a %T, which is not a decoded JSON value", path, want)}
-}
-
-// TestReferenceDiff: the comparison tells absent, null, "", [], {}, 0 and
-// false apart, and finds equal values equal.
-func TestReferenceDiff(t *testing.T) {
-	decode := func(s string) any {
-		var v any
-		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		return v
-	}
-	empties := []string{`null`, `""`, `[]`, `{}`, `0`, `false`}
-	for _, a := range empties {
-		for _, b := range empties {
-			d := referenceDiff(decode(`[{"id":"m","x":`+a+`}]`), decode(`[{"id":"m","x":`+b+`}]`), "messages")
-			if (len(d) == 0) != (a == b) {
-				t.Errorf("%s against %s: %q", a, b, d)
-			}
-		}
-		if d := referenceDiff(decode(`{"x":`+a+`}`), decode(`{}`), "state"); len(d) != 1 {
-			t.Errorf("%s against absent: %q", a, d)
-		}
-	}
-	same := `{"a":[1,"",null,{},[]],"b":{"c":true}}`
-	if d := referenceDiff(decode(same), decode(same), "x"); len(d) != 0 {
-		t.Errorf("equal values: %q", d)
-	}
 }

@@ -165,31 +165,37 @@ func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 // waiting, so a burst costs one message and one frame.
 func (a *App) pump() tea.Cmd {
 	if a.threads != nil {
-		return a.pumpBatches()
+		return pumpFrom(a.threads.batches, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
 	}
-	recs := a.recs
-	if recs == nil {
+	return pumpFrom(a.recs, func(b [][]model.Record) tea.Msg { return recordsMsg(b) })
+}
+
+// pumpFrom is the pump over one channel: it waits for a value, gathers up
+// to pumpMaxBatches more that are ready, and makes them one message; a
+// closed channel gives recordsDoneMsg (a nil one at once).
+func pumpFrom[T any](in <-chan T, msg func([]T) tea.Msg) tea.Cmd {
+	if in == nil {
 		return func() tea.Msg { return recordsDoneMsg{} }
 	}
 	return func() tea.Msg {
-		b, ok := <-recs
+		v, ok := <-in
 		if !ok {
 			return recordsDoneMsg{}
 		}
-		msg := recordsMsg{b}
-		for len(msg) < pumpMaxBatches {
+		got := []T{v}
+		for len(got) < pumpMaxBatches {
 			select {
-			case b, ok := <-recs:
+			case v, ok := <-in:
 				if !ok {
 					// The close is seen again by the next pump.
-					return msg
+					return msg(got)
 				}
-				msg = append(msg, b)
+				got = append(got, v)
 			default:
-				return msg
+				return msg(got)
 			}
 		}
-		return msg
+		return msg(got)
 	}
 }
 

@@ -95,33 +95,6 @@ func (a *App) now() time.Time {
 	return time.Now()
 }
 
-// pumpBatches is pump for a source of many threads.
-func (a *App) pumpBatches() tea.Cmd {
-	in := a.threads.batches
-	if in == nil {
-		return func() tea.Msg { return recordsDoneMsg{} }
-	}
-	return func() tea.Msg {
-		b, ok := <-in
-		if !ok {
-			return recordsDoneMsg{}
-		}
-		msg := batchesMsg{b}
-		for len(msg) < pumpMaxBatches {
-			select {
-			case b, ok := <-in:
-				if !ok {
-					return msg
-				}
-				msg = append(msg, b)
-			default:
-				return msg
-			}
-		}
-		return msg
-	}
-}
-
 // onBatches folds what arrived into the threads and updates the screen.
 func (a *App) onBatches(msg batchesMsg) {
 	tv := a.threads
