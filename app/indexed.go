@@ -86,16 +86,11 @@ type indexing struct {
 	progress func(n int, done bool)
 }
 
-// run indexes to the end of the file (or until ctx ends); the Indexer reads
-// the file from its own position, so it does not disturb Records.
+// run indexes to the end of the file (or until ctx ends), extending the
+// schedule and the timeline as it goes; the Indexer reads the file from
+// its own position, so it does not disturb Records.
 func (x *indexing) run(ctx context.Context) error {
-	for ctx.Err() == nil {
-		ix, err := x.ixr.Next(1 << 16)
-		done := errors.Is(err, io.EOF)
-		if err != nil && !done {
-			return err
-		}
-		x.log.set(ix)
+	return x.index(ctx, func(ix sources.Index, done bool) error {
 		x.sched.Extend(x.log)
 		if _, err := x.tl.Extend(ix.Len()); err != nil {
 			return err
@@ -103,16 +98,17 @@ func (x *indexing) run(ctx context.Context) error {
 		if x.progress != nil {
 			x.progress(ix.Len(), done)
 		}
-		if done {
-			return nil
-		}
-	}
-	return ctx.Err()
+		return nil
+	})
 }
 
 // finish indexes the rest of the file, for a caller that needs every
 // record's place before it builds a schedule and a timeline.
-func (x *indexing) finish(ctx context.Context) error {
+func (x *indexing) finish(ctx context.Context) error { return x.index(ctx, nil) }
+
+// index reads the index on to the end, handing each longer index to the
+// log and then to then (when set).
+func (x *indexing) index(ctx context.Context, then func(ix sources.Index, done bool) error) error {
 	for ctx.Err() == nil {
 		ix, err := x.ixr.Next(1 << 16)
 		done := errors.Is(err, io.EOF)
@@ -120,6 +116,11 @@ func (x *indexing) finish(ctx context.Context) error {
 			return err
 		}
 		x.log.set(ix)
+		if then != nil {
+			if err := then(ix, done); err != nil {
+				return err
+			}
+		}
 		if done {
 			return nil
 		}
