@@ -1,0 +1,317 @@
+package tui
+
+// This file draws the run tree for the panel: the title, the tree guides,
+// each run's mark, id, branch and note, and its steps at the right.
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// RunTreeLines draws the run tree (rows as RunRows makes them) for a panel
+// of width×height cells: a title line ("runs · 5 · 2 branches · 1 failed",
+// and which rows show when not all fit), then one line per run: tree guides
+// (├─ └─ │) leading to branches, the status mark (✓ completed, ✗ failed,
+// ● running, ⊘ cancelled, ○ other), the run id, "↳ r1" on a branch (the
+// run it branches off), the error or outcome of a failed run (other
+// outcomes dim, an orphan's note), and at the right the steps, failed
+// steps and duration ("12 steps ✗2 36s", less when narrow). The selected
+// row is a reverse video bar, scrolled to the middle when not all rows fit
+// (the same rule as RunTreeRowAt). Every line is exactly width cells;
+// nothing is drawn for a width or height below 1.
+func RunTreeLines(rows []RunRow, selected, width, height int) []string {
+	if width < 1 || height < 1 {
+		return nil
+	}
+	visible := height - 1
+	top := runTreeTop(len(rows), selected, visible)
+	end := min(len(rows), top+visible)
+	lines := make([]string, 0, height)
+	lines = append(lines, runTreeTitle(rows, top, end, width))
+	if len(rows) == 0 && visible > 0 {
+		w := newCardWriter(width)
+		w.put("no runs yet", tlDim)
+		lines = append(lines, w.String())
+	}
+	if end > top {
+		guides := runGuides(rows)
+		right := runRightLayout(rows, width)
+		for i := top; i < end; i++ {
+			lines = append(lines, runTreeLine(rows, i, i == selected, guides[i], right, width))
+		}
+	}
+	for len(lines) < height {
+		lines = append(lines, strings.Repeat(" ", width))
+	}
+	return lines
+}
+
+// RunTreeRowAt returns the row drawn at line line of what RunTreeLines(rows,
+// selected, width, height) draws, and false for the title and empty lines.
+func RunTreeRowAt(rows []RunRow, selected, height, line int) (int, bool) {
+	if line < 1 || line >= height {
+		return -1, false
+	}
+	i := runTreeTop(len(rows), selected, height-1) + line - 1
+	if i >= len(rows) {
+		return -1, false
+	}
+	return i, true
+}
+
+// runTreeTop is the first row shown: the selected row in the middle, the
+// list flush with its ends.
+func runTreeTop(n, selected, visible int) int {
+	if visible <= 0 || n <= visible {
+		return 0
+	}
+	selected = max(0, min(selected, n-1))
+	return max(0, min(selected-(visible-1)/2, n-visible))
+}
+
+// runTreeTitle is "runs · 5 · 2 branches · 1 failed" and, when not all rows
+// show, "· 3–10".
+func runTreeTitle(rows []RunRow, top, end, width int) string {
+	branches, failed := 0, 0
+	for _, r := range rows {
+		if r.Branch {
+			branches++
+		}
+		if r.Run.Status == model.StatusFailed {
+			failed++
+		}
+	}
+	w := newCardWriter(width)
+	w.put("runs", "1")
+	w.put(" · "+strconv.Itoa(len(rows)), tlDim)
+	if branches > 0 {
+		w.put(" · "+plural(branches, "branch", "branches"), tlDim)
+	}
+	if failed > 0 {
+		w.put(" · ", tlDim)
+		w.put(strconv.Itoa(failed)+" failed", tlRed)
+	}
+	if top > 0 || end < len(rows) {
+		w.put(" · "+strconv.Itoa(top+1)+"–"+strconv.Itoa(end), tlDim)
+	}
+	return w.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// runGuides returns the tree guides of every row, two cells per level of
+// its depth. On the level of a row's own branch, "├─" when a later branch
+// at that level follows and "└─" when it is the last; "│ " on a row passed
+// by a line that leads to a later branch. A row shallower than a line's
+// level ends that line: runs are in the order they started, so a line can
+// only run down through rows drawn deeper than it.
+func runGuides(rows []RunRow) []string {
+	out := make([]string, len(rows))
+	var open []bool // open[c]: a branch at depth c+1 follows, unbroken
+	var b strings.Builder
+	for i := len(rows) - 1; i >= 0; i-- {
+		d := rows[i].Depth
+		b.Reset()
+		for c := 0; c < d; c++ {
+			on := c < len(open) && open[c]
+			switch {
+			case c == d-1 && rows[i].Branch && on:
+				b.WriteString("├─")
+			case c == d-1 && rows[i].Branch:
+				b.WriteString("└─")
+			case on:
+				b.WriteString("│ ")
+			default:
+				b.WriteString("  ")
+			}
+		}
+		out[i] = b.String()
+		for len(open) < d {
+			open = append(open, false)
+		}
+		for c := d; c < len(open); c++ {
+			open[c] = false // a shallower row ends deeper lines
+		}
+		if rows[i].Branch && d > 0 {
+			open[d-1] = true
+		}
+	}
+	return out
+}
+
+// runRight is the layout of the right-hand counts, the same on every row so
+// that they line up.
+type runRight struct {
+	short                     bool // "4" instead of "4 steps"
+	steps, failed, dur, cells int  // column widths, 0 for a column left out; cells in all
+}
+
+func runSteps(r RunRow, short bool) string {
+	if short {
+		return strconv.Itoa(r.Steps)
+	}
+	return plural(r.Steps, "step", "steps")
+}
+
+// runFailed is "✗2" for two failed steps, "" for none.
+func runFailed(r RunRow) string {
+	if r.Failed == 0 {
+		return ""
+	}
+	return "✗" + strconv.Itoa(r.Failed)
+}
+
+func runDuration(r *model.Run) string {
+	if r.Started.IsZero() || r.Ended.IsZero() {
+		return ""
+	}
+	return FormatStepDuration(r.Ended.Sub(r.Started))
+}
+
+// runRightLayout picks the widest form of the counts ("12 steps ✗2 36s",
+// then without the duration, then "12 ✗2") that leaves every row its guides,
+// mark, id, branch and some of its note; failing that, its guides, mark and
+// some of its id; failing that, no counts at all.
+func runRightLayout(rows []RunRow, width int) runRight {
+	full, least := 0, 0
+	for _, r := range rows {
+		base := min(2*r.Depth, runGuideCells(width)) + 2
+		id := cellWidth(plainOneLine(r.Run.RunID))
+		least = max(least, base+min(id, 6))
+		need := base + min(id, runIDMax)
+		if r.Branch && r.Parent >= 0 && r.Parent < len(rows) {
+			need += 3 + min(cellWidth(plainOneLine(rows[r.Parent].Run.RunID)), runParentMax)
+		}
+		if r.Orphan || r.Run.Outcome != "" || r.Run.Status == model.StatusFailed && r.Run.Error != "" {
+			need += 2 + runNoteMin
+		}
+		full = max(full, need)
+	}
+	for _, left := range []int{full, least} {
+		for _, form := range []struct{ short, dur bool }{{false, true}, {false, false}, {true, false}} {
+			l := runRight{short: form.short}
+			for _, r := range rows {
+				l.steps = max(l.steps, cellWidth(runSteps(r, form.short)))
+				l.failed = max(l.failed, cellWidth(runFailed(r)))
+				if form.dur {
+					l.dur = max(l.dur, len(runDuration(r.Run)))
+				}
+			}
+			l.cells = 2 + l.steps
+			for _, c := range []int{l.failed, l.dur} {
+				if c > 0 {
+					l.cells += 1 + c
+				}
+			}
+			if left+l.cells <= width {
+				return l
+			}
+		}
+	}
+	return runRight{}
+}
+
+// runGuideCells is how many cells of a line guides may take.
+func runGuideCells(width int) int { return max(0, width-runGuideKeep) &^ 1 }
+
+// runStatusMark is a run's status glyph and colour.
+func runStatusMark(s model.Status) (string, string) {
+	switch s {
+	case model.StatusCompleted:
+		return "✓", tlGreen
+	case model.StatusFailed:
+		return "✗", tlRed
+	case model.StatusRunning:
+		return "●", tlYellow
+	case model.StatusCancelled:
+		return "⊘", tlDim
+	}
+	return "○", tlDim
+}
+
+// runNoteText is what row i says after its id: a failed run's error (or
+// outcome), an orphan's missing parent, another run's outcome; and its
+// colour.
+func runNoteText(rows []RunRow, i int) (string, string) {
+	run := rows[i].Run
+	switch {
+	case run.Status == model.StatusFailed:
+		text := run.Error
+		if text == "" {
+			text = run.Outcome
+		}
+		return plainOneLine(text), tlRed
+	case rows[i].Orphan:
+		later := func(id string) bool {
+			for _, r := range rows[i+1:] {
+				if r.Run.RunID == id {
+					return true
+				}
+			}
+			return false
+		}
+		return orphanNote(run, shortMiddle(plainOneLine(run.ParentRunID), runParentMax), later), tlDim
+	}
+	return plainOneLine(run.Outcome), tlDim
+}
+
+// runTreeLine draws row i.
+func runTreeLine(rows []RunRow, i int, selected bool, guides string, right runRight, width int) string {
+	r := rows[i]
+	p := rowPen{w: newCardWriter(width), bar: selected}
+	if g := runGuideCells(width); len(guides) > 0 && cellWidth(guides) > g {
+		guides = ansi.TruncateLeft(guides, cellWidth(guides)-g, "")
+	}
+	p.put(guides, tlDim)
+	mark, sgr := runStatusMark(r.Run.Status)
+	p.put(mark, sgr)
+	p.pad(1)
+	room := width - p.w.col - right.cells
+	id := plainOneLine(r.Run.RunID)
+	if id == "" {
+		id = "(no run id)"
+	}
+	id = shortMiddle(id, min(runIDMax, max(room, 1)))
+	p.put(id, "1")
+	room -= cellWidth(id)
+	if r.Branch && r.Parent >= 0 && r.Parent < len(rows) && room >= 4 {
+		from := shortMiddle(plainOneLine(rows[r.Parent].Run.RunID), min(runParentMax, room-3))
+		p.put(" ↳ ", tlDim)
+		p.put(from, "")
+		room -= 3 + cellWidth(from)
+	}
+	if note, sgr := runNoteText(rows, i); note != "" && room >= runNoteMin+2 {
+		p.pad(2)
+		p.cut(note, room-2, sgr)
+		room -= 2 + min(cellWidth(note), room-2)
+	}
+	if right.cells == 0 {
+		return p.String()
+	}
+	p.pad(room + 2 + right.steps - cellWidth(runSteps(r, right.short)))
+	stepsSGR := ""
+	if r.Steps == 0 {
+		stepsSGR = tlDim
+	}
+	p.put(runSteps(r, right.short), stepsSGR)
+	if right.failed > 0 {
+		f := runFailed(r)
+		p.pad(1 + right.failed - cellWidth(f))
+		p.put(f, tlRed)
+	}
+	if right.dur > 0 {
+		d := runDuration(r.Run)
+		p.pad(1 + right.dur - len(d))
+		p.put(d, tlDim)
+	}
+	return p.String()
+}
