@@ -170,11 +170,3 @@ func RunRows(runs []*model.Run, steps []*model.Step) []RunRow {
 	}
 	return rows
 }
-
-// Limits of the run tree, in cells.
-const (
-	runIDMax     = 12 // run ids are cut in the middle to this
-	runParentMax = 8  // so are the parents named on branch rows
-	runNoteMin   = 6  // a note narrower than this is left out
-	runGuideKeep = 16 // guides stop before leaving fewer cells than this
-)

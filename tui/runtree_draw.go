@@ -12,6 +12,14 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
+// Limits of the run tree, in cells.
+const (
+	runIDMax     = 12 // run ids are cut in the middle to this
+	runParentMax = 8  // so are the parents named on branch rows
+	runNoteMin   = 6  // a note narrower than this is left out
+	runGuideKeep = 16 // guides stop before leaving fewer cells than this
+)
+
 // RunTreeLines draws the run tree (rows as RunRows makes them) for a panel
 // of width×height cells: a title line ("runs · 5 · 2 branches · 1 failed",
 // and which rows show when not all fit), then one line per run: tree guides
