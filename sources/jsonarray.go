@@ -58,6 +58,12 @@ func (a *arrayReader) next() (item, error) {
 	return item{}, io.EOF
 }
 
+// buffered reports whether input is read ahead of the next element: in the
+// decoder's buffer, in bytes put back, or in the read buffer.
+func (a *arrayReader) buffered() bool {
+	return len(bytes.TrimLeft(a.dec.UnreadBuffer(), " \t\r\n,")) > 0 || len(a.feed.pending) > 0 || a.feed.in.Buffered() > 0
+}
+
 // open reads up to the array's '[', skipping the members before "events"
 // in an events object. stop is true when there is no array to read; it and
 // err are then what next returns.

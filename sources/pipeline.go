@@ -12,7 +12,10 @@ import (
 // Batches reads a log to its end on goroutines of its own — one splitting
 // the input into events, others decoding batches of them — and sends the
 // records, in order and numbered as Next numbers them, in batches of up to
-// size. The channel is closed after the last batch; wait returns then the
+// size. A batch never waits to fill: it goes as soon as the input has
+// nothing more read ahead, so a stream that trickles in (a pipe, a socket)
+// has each event sent as it arrives, while a file still goes in batches
+// of what one read brings. The channel is closed after the last batch; wait returns then the
 // error that ended reading (nil at the end of the input, ctx.Err() when
 // cancelled). Cancel ctx to stop early.
 //
@@ -44,7 +47,7 @@ func Batches(ctx context.Context, r *Reader, size int) (batches <-chan []model.R
 				errc <- err
 				return
 			}
-			j := job{items: make([]item, 0, size), done: make(chan []model.Record, 1)}
+			j := job{items: make([]item, 0, min(size, 64)), done: make(chan []model.Record, 1)}
 			var err error
 			for len(j.items) < size {
 				var it item
@@ -56,6 +59,11 @@ func Batches(ctx context.Context, r *Reader, size int) (batches <-chan []model.R
 					j.first = seq
 				}
 				j.items = append(j.items, it)
+				if !r.buffered() {
+					// The next event is not here yet, and reading it may
+					// wait on a pipe or a socket: what has arrived goes now.
+					break
+				}
 			}
 			if len(j.items) > 0 {
 				select {

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
@@ -81,5 +82,58 @@ func TestBatchesCancel(t *testing.T) {
 	}
 	if err := wait(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// A stream that trickles in (a pipe, one event at a time) has each event
+// sent on as it arrives: the test writes the next event only once the one
+// before has come out, which would wait forever on a batch that waits to
+// fill. In every format, whole events and an event cut in two writes.
+func TestBatchesTrickle(t *testing.T) {
+	events := strings.Split(strings.TrimSpace(string(loggen.Generate(40, 2))), "\n")
+	for _, form := range []string{"jsonl", "sse", "array"} {
+		t.Run(form, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			ch, wait := Batches(context.Background(), NewReader(pr), 512)
+			got := 0
+			for i, ev := range events {
+				var chunk string
+				switch form {
+				case "jsonl":
+					chunk = ev + "\n"
+				case "sse":
+					chunk = "data: " + ev + "\n\n"
+				case "array":
+					chunk = ev
+					if i == 0 {
+						chunk = "[" + ev
+					} else {
+						chunk = ",\n" + ev
+					}
+				}
+				if i%5 == 3 { // an event that arrives in two writes
+					half := len(chunk) / 2
+					go func() { pw.Write([]byte(chunk[:half])); pw.Write([]byte(chunk[half:])) }()
+				} else {
+					go pw.Write([]byte(chunk))
+				}
+				select {
+				case b := <-ch:
+					got += len(b)
+					if got != i+1 {
+						t.Fatalf("after event %d came %d records", i+1, got)
+					}
+				case <-time.After(5 * time.Second):
+					t.Fatalf("event %d never came out while the stream waited for more", i+1)
+				}
+			}
+			pw.Close()
+			for b := range ch {
+				got += len(b)
+			}
+			if err := wait(); err != nil || got != len(events) {
+				t.Fatalf("%d records of %d, %v", got, len(events), err)
+			}
+		})
 	}
 }

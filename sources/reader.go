@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -51,6 +52,21 @@ type item struct {
 	// recheck, when set, says why raw is unreadable in words naming its line
 	// or frame; it is only called when decoding finds raw is not JSON.
 	recheck func() *model.Unreadable
+}
+
+// buffered reports whether a whole next line (for JSON Lines and SSE) is
+// already read ahead, so reading the next event will not wait on the
+// source; a format that reads through a decoder of its own says so itself.
+func (r *Reader) buffered() bool {
+	if b, ok := r.events.(interface{ buffered() bool }); ok {
+		return b.buffered()
+	}
+	n := r.in.Buffered()
+	if n == 0 {
+		return false
+	}
+	ahead, _ := r.in.Peek(n)
+	return bytes.IndexByte(ahead, '\n') >= 0
 }
 
 // NewReader returns a Reader that detects the log's format from its first

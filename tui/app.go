@@ -110,6 +110,8 @@ type App struct {
 
 	// threads, when set, is a source of many threads (app_threads.go).
 	threads *threadsView
+	// heard is when the live source last sent records (app_quiet.go).
+	heard time.Time
 }
 
 type appFocus int
@@ -164,21 +166,37 @@ func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 // pump waits for the next batch and gathers whatever else is ready without
 // waiting, so a burst costs one message and one frame.
 func (a *App) pump() tea.Cmd {
+	wake := a.quietWake()
 	if a.threads != nil {
-		return pumpFrom(a.threads.batches, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
+		return pumpFrom(a.threads.batches, wake, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
 	}
-	return pumpFrom(a.recs, func(b [][]model.Record) tea.Msg { return recordsMsg(b) })
+	return pumpFrom(a.recs, wake, func(b [][]model.Record) tea.Msg { return recordsMsg(b) })
 }
 
 // pumpFrom is the pump over one channel: it waits for a value, gathers up
 // to pumpMaxBatches more that are ready, and makes them one message; a
-// closed channel gives recordsDoneMsg (a nil one at once).
-func pumpFrom[T any](in <-chan T, msg func([]T) tea.Msg) tea.Cmd {
+// closed channel gives recordsDoneMsg (a nil one at once). When wake is
+// not 0 and nothing comes for that long, it gives quietTickMsg instead, so
+// the title can say how long the source has been quiet without a timer of
+// its own.
+func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea.Cmd {
 	if in == nil {
 		return func() tea.Msg { return recordsDoneMsg{} }
 	}
 	return func() tea.Msg {
-		v, ok := <-in
+		var timeout <-chan time.Time
+		if wake > 0 {
+			t := time.NewTimer(wake)
+			defer t.Stop()
+			timeout = t.C
+		}
+		var v T
+		var ok bool
+		select {
+		case v, ok = <-in:
+		case <-timeout:
+			return quietTickMsg{}
+		}
 		if !ok {
 			return recordsDoneMsg{}
 		}
@@ -214,7 +232,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
 		return a, nil
+	case quietTickMsg:
+		return a, a.pump()
 	case recordsMsg:
+		a.heard = a.now()
 		for _, b := range msg {
 			if _, err := a.fold.Apply(b...); err != nil {
 				a.err = err
@@ -223,6 +244,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.refresh()
 		return a, a.pump()
 	case batchesMsg:
+		a.heard = a.now()
 		a.onBatches(msg)
 		return a, a.pump()
 	case recordsDoneMsg:

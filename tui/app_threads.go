@@ -333,6 +333,9 @@ func (a *App) listScreen(w, rows int) []string {
 	if a.sourceStatus != "" {
 		title += " · " + a.sourceStatus
 	}
+	if q := a.quiet(); q != "" {
+		title += " · " + q
+	}
 	if tv.follow {
 		title += " · following the newest active thread"
 	}

@@ -165,6 +165,9 @@ func (a *App) transcriptPane(r rect) []string {
 	if a.sourceStatus != "" {
 		title += " · " + a.sourceStatus
 	}
+	if q := a.quiet(); q != "" {
+		title += " · " + q
+	}
 	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
 	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
