@@ -16,7 +16,7 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 	if st, err := os.Stat(path); (err == nil && st.IsDir()) || isGlob(path) {
 		return FollowFolder(ctx, opts, path)
 	}
-	recs, events := sources.Tail(ctx, path, sources.TailOptions{})
+	batches, events := sources.TailBatches(ctx, path, sources.TailOptions{})
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)
@@ -24,7 +24,7 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 			status <- tailStatus(ev)
 		}
 	}()
-	return Watch(ctx, opts, path, oneSource(ctx, path, recs), status)
+	return Watch(ctx, opts, path, batches, status)
 }
 
 // tailStatus says a tail event in the words of the title bar.

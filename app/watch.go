@@ -107,6 +107,11 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 	w := bufio.NewWriterSize(opts.Stdout, 64<<10)
 	p := tui.NewThreadsPrinter(w, ts, folder)
 	for b := range in {
+		if b.Restart {
+			if err := p.StartOver(b.Source, ts.Forget(b.Source)); err != nil {
+				return err
+			}
+		}
 		for i := range b.Records {
 			if err := p.Print(ts.Apply(b.Source, b.Records[i])); err != nil {
 				return err

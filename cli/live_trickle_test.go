@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentwatch/agentwatch/app"
 )
 
 // trickle are events, and the line each makes --plain print ("" for none:
@@ -138,4 +141,51 @@ func readFileIfAny(path string) ([]byte, error) {
 		return nil, nil
 	}
 	return b, err
+}
+
+// A tailed file truncated and written again starts over: --plain says so,
+// and the new content's thread is new, with nothing of the old one and no
+// problem about another thread.
+func TestTailTruncateRestarts(t *testing.T) {
+	path := t.TempDir() + "/run.jsonl"
+	old := strings.Join([]string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"old1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","metadata":{"category":"execute","location":"make old"}}`,
+	}, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := newLineWaiter()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() {
+		done <- app.Follow(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard}, path)
+	}()
+	out.wait(t, "step 1 execute pending · Running command · make old")
+	fresh := strings.Join([]string{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"new1"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","metadata":{"category":"execute","location":"make new"}}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		`{"type":"TOOL_CALL_RESULT","messageId":"r","toolCallId":"c1","content":"ok"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"new1"}`,
+	}, "\n") + "\n"
+	if err := os.WriteFile(path, []byte(fresh), 0o644); err != nil { // truncates, then writes
+		t.Fatal(err)
+	}
+	out.wait(t, "run new1 completed")
+	stop()
+	<-done
+	got := out.buf.String()
+	after := got[strings.Index(got, "started over"):]
+	for _, want := range []string{"run new1 started", "step 1 execute completed · Ran command · make new"} {
+		if !strings.Contains(after, want) {
+			t.Errorf("after the restart the output lacks %q:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"problem", "old1", "step 2"} {
+		if strings.Contains(after, bad) {
+			t.Errorf("after the restart the output has %q:\n%s", bad, got)
+		}
+	}
 }

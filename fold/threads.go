@@ -178,6 +178,30 @@ func (t *Threads) Route(source string, rec *model.Record) *Thread {
 	return th
 }
 
+// Forget drops every thread of source and what it knew of the source's
+// runs, for a source that started over (a file truncated or replaced):
+// its records from now on fold into new threads. It returns the threads
+// dropped.
+func (t *Threads) Forget(source string) []*Thread {
+	var gone []*Thread
+	kept := make([]*Thread, 0, len(t.list))
+	for _, th := range t.list {
+		if th.Source == source {
+			gone = append(gone, th)
+			delete(t.byKey, threadKey{source, th.ID})
+			continue
+		}
+		th.order = len(kept)
+		kept = append(kept, th)
+	}
+	t.list = kept
+	delete(t.sources, source)
+	if t.last != nil && t.last.Source == source {
+		t.last = nil
+	}
+	return gone
+}
+
 // Last is the thread of the last record applied (nil before any).
 func (t *Threads) Last() *Thread { return t.last }
 

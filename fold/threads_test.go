@@ -362,3 +362,26 @@ func TestLawThreadsCheckpointChain(t *testing.T) {
 		t.Fatal("a chain of checkpoints differs from one fold")
 	}
 }
+
+// Forget drops a source's threads and its routing; the source's next
+// records fold into new threads, and other sources are untouched.
+func TestThreadsForget(t *testing.T) {
+	ts := fold.NewThreads(fold.Options{})
+	a := []model.Record{event(1, `{"type":"RUN_STARTED","threadId":"t","runId":"r1"}`), event(2, `{"type":"CUSTOM","name":"x","value":1}`)}
+	ts.Apply("a.jsonl", a...)
+	ts.Apply("b.jsonl", event(1, `{"type":"RUN_STARTED","threadId":"u","runId":"q1"}`))
+	old := ts.Find("t")[0]
+	gone := ts.Forget("a.jsonl")
+	if len(gone) != 1 || gone[0] != old || ts.Len() != 1 || ts.List()[0].ID != "u" || ts.Index(ts.List()[0]) != 0 {
+		t.Fatalf("after Forget: %d gone, %d left", len(gone), ts.Len())
+	}
+	// The open run of the old content is gone too: the new content's
+	// first event is not routed into a run that no longer exists.
+	ups := ts.Apply("a.jsonl", event(3, `{"type":"RUN_STARTED","threadId":"t","runId":"r9"}`), event(4, `{"type":"CUSTOM","name":"y","value":2}`))
+	if ts.Len() != 2 || len(ups) != 1 || !ups[0].New || ups[0].Thread == old || ups[0].Thread.ID != "t" || ups[0].Thread.Records != 2 {
+		t.Fatalf("after the restart: %d threads, updates %+v", ts.Len(), ups)
+	}
+	for _, d := range ups[0].Thread.Fold.Diagnostics() {
+		t.Errorf("the new thread got %+v", d)
+	}
+}

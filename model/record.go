@@ -59,4 +59,8 @@ type Batch struct {
 	// source's threads are told apart from other sources'.
 	Source  string
 	Records []Record
+	// Restart says the source started over before these records (a file
+	// truncated or replaced): what it sent before is no longer there, and
+	// its threads start again.
+	Restart bool
 }

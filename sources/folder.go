@@ -252,8 +252,10 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 // with the file's path.
 func tailFile(ctx context.Context, path string, t *tailer, out chan<- model.Batch, events chan<- FolderEvent) {
 	runTail(ctx, t, out, events,
-		func(recs []model.Record) model.Batch { return model.Batch{Source: path, Records: recs} },
-		func(e TailEvent) FolderEvent { return FolderEvent{Path: path, Event: e} })
+		func(recs []model.Record, restart bool) model.Batch {
+			return model.Batch{Source: path, Records: recs, Restart: restart}
+		},
+		func(e TailEvent) FolderEvent { return FolderEvent{Path: path, Event: e} }, true)
 }
 
 // notice handles a change event from the folder's watcher.

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,11 +90,32 @@ func Tail(ctx context.Context, path string, opts TailOptions) (<-chan []model.Re
 	out := make(chan []model.Record)
 	events := make(chan TailEvent)
 	t := newTailer(path, opts)
-	same := func(recs []model.Record) []model.Record { return recs }
+	same := func(recs []model.Record, _ bool) []model.Record { return recs }
 	go func() {
 		defer close(out)
 		defer close(events)
-		runTail(ctx, t, out, events, same, func(e TailEvent) TailEvent { return e })
+		runTail(ctx, t, out, events, same, func(e TailEvent) TailEvent { return e }, false)
+	}()
+	return out, events
+}
+
+// TailBatches is Tail with its batches as model.Batch (Source the path),
+// and a restart said in line: when the file is truncated or replaced, an
+// empty batch with Restart set comes between the records of the old
+// content and those of the new, so a reader can drop what it showed of
+// the old file exactly there.
+func TailBatches(ctx context.Context, path string, opts TailOptions) (<-chan model.Batch, <-chan TailEvent) {
+	out := make(chan model.Batch)
+	events := make(chan TailEvent)
+	t := newTailer(path, opts)
+	go func() {
+		defer close(out)
+		defer close(events)
+		runTail(ctx, t, out, events,
+			func(recs []model.Record, restart bool) model.Batch {
+				return model.Batch{Source: path, Records: recs, Restart: restart}
+			},
+			func(e TailEvent) TailEvent { return e }, true)
 	}()
 	return out, events
 }
@@ -143,14 +165,34 @@ type tailer struct {
 
 	seq     uint64
 	pending []model.Record
-	evq     []TailEvent
+	// ready are batches cut off by a restart, to send before pending: the
+	// records read before it, then an empty batch that marks the restart.
+	ready []tailBatch
+	evq   []TailEvent
+}
+
+// tailBatch is a batch to send, and whether the file started over before
+// it (a truncation or a replacement: what was sent before is gone).
+type tailBatch struct {
+	recs    []model.Record
+	restart bool
+}
+
+// startOver cuts the batch at a restart of the file: what was read before
+// goes first, then the restart, then what the new content brings.
+func (t *tailer) startOver() {
+	if len(t.pending) > 0 {
+		t.ready = append(t.ready, tailBatch{recs: t.pending})
+		t.pending = nil
+	}
+	t.ready = append(t.ready, tailBatch{restart: true})
 }
 
 // runTail follows t's file until ctx is done, sending batches on out and
 // status changes on events, each made into what the caller sends (a Tail
 // sends them as they are, a folder says which file they come from). It
 // closes neither channel: a folder's tails share theirs.
-func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan<- E, batch func([]model.Record) B, event func(TailEvent) E) {
+func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan<- E, batch func([]model.Record, bool) B, event func(TailEvent) E, restarts bool) {
 	defer func() {
 		if t.f != nil {
 			t.f.Close()
@@ -181,9 +223,22 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 		var b B
 		var sendEv chan<- E
 		var ev E
-		if len(t.pending) > 0 {
+		if !restarts {
+			// A reader that is not told of restarts gets no marker batches.
+			t.ready = slices.DeleteFunc(t.ready, func(x tailBatch) bool { return len(x.recs) == 0 })
+		}
+		fromReady := len(t.ready) > 0
+		switch {
+		case fromReady && (t.ready[0].restart && len(t.ready[0].recs) == 0):
+			// A restart goes at once: the old content must leave the screen.
+			sendOut, b = out, batch(nil, true)
+		case fromReady || len(t.pending) > 0:
 			if wait := tailBatchEvery - time.Since(last); wait <= 0 {
-				sendOut, b = out, batch(t.pending)
+				if fromReady {
+					sendOut, b = out, batch(t.ready[0].recs, t.ready[0].restart)
+				} else {
+					sendOut, b = out, batch(t.pending, false)
+				}
 			} else if !flushArmed {
 				flush.Reset(wait)
 				flushArmed = true
@@ -196,7 +251,11 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 		case <-ctx.Done():
 			return
 		case sendOut <- b:
-			t.pending = nil
+			if fromReady {
+				t.ready = t.ready[1:]
+			} else {
+				t.pending = nil
+			}
 			last = time.Now()
 		case sendEv <- ev:
 			t.evq = t.evq[1:]
@@ -259,6 +318,7 @@ func (t *tailer) check() {
 	}
 	if cur.Size() < t.off || t.rewritten() {
 		t.restart()
+		t.startOver()
 		t.event(TailTruncated)
 		t.drain()
 	}
@@ -277,6 +337,7 @@ func (t *tailer) open(rotated bool) {
 	t.f = f
 	t.restart()
 	if rotated || t.gone {
+		t.startOver()
 		t.event(TailRotated)
 	} else {
 		t.event(TailFollowing)

@@ -466,3 +466,72 @@ func TestTailOversizedLine(t *testing.T) {
 		t.Fatalf("got %v", types(got))
 	}
 }
+
+// TailBatches says a restart in line: the old content's records, then an
+// empty batch marked Restart, then the new content's, for a truncation and
+// for a replacement of the file.
+func TestTailBatchesRestart(t *testing.T) {
+	for _, how := range []string{"truncate", "replace"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "run.jsonl")
+			line := func(id string) string { return `{"type":"CUSTOM","name":"` + id + `","value":1}` + "\n" }
+			if err := os.WriteFile(path, []byte(line("a")+line("b")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			out, events := TailBatches(ctx, path, TailOptions{Poll: 50 * time.Millisecond})
+			go func() {
+				for range events {
+				}
+			}()
+			var got []string
+			next := func() model.Batch {
+				select {
+				case b := <-out:
+					return b
+				case <-time.After(5 * time.Second):
+					t.Fatalf("no batch; so far %q", got)
+				}
+				return model.Batch{}
+			}
+			take := func(n int) {
+				for len(got) < n {
+					b := next()
+					if b.Source != path {
+						t.Fatalf("batch of source %q", b.Source)
+					}
+					if b.Restart {
+						if len(b.Records) != 0 {
+							t.Fatalf("a restart batch with %d records", len(b.Records))
+						}
+						got = append(got, "restart")
+					}
+					for _, r := range b.Records {
+						got = append(got, string(r.Raw[len(`{"type":"CUSTOM","name":"`):][:1]))
+					}
+				}
+			}
+			take(2)
+			switch how {
+			case "truncate":
+				if err := os.WriteFile(path, []byte(line("c")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case "replace":
+				tmp := filepath.Join(dir, "new")
+				if err := os.WriteFile(tmp, []byte(line("c")), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			take(4)
+			if want := []string{"a", "b", "restart", "c"}; !slices.Equal(got, want) {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		})
+	}
+}

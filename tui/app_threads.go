@@ -33,6 +33,9 @@ type threadsView struct {
 	batches <-chan model.Batch
 	// cur is the thread on screen (or last on screen, while listing).
 	cur *fold.Thread
+	// lost is the thread that was on screen when its source started over,
+	// until a thread of the same id comes again.
+	lost *fold.Thread
 	// listing shows the thread list instead of a thread.
 	listing bool
 	// chosen is set once the person opened or left a thread by hand: from
@@ -100,6 +103,10 @@ func (a *App) onBatches(msg batchesMsg) {
 	tv := a.threads
 	var touched []*fold.Thread
 	for _, b := range msg {
+		if b.Restart {
+			a.forget(tv.set.Forget(b.Source))
+			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
+		}
 		for _, u := range tv.set.Apply(b.Source, b.Records...) {
 			if !slices.Contains(touched, u.Thread) {
 				touched = append(touched, u.Thread)
@@ -115,7 +122,11 @@ func (a *App) afterThreads(touched []*fold.Thread) {
 	tv := a.threads
 	n := tv.set.Len()
 	if tv.cur == nil && n > 0 {
-		a.showThread(tv.set.List()[0])
+		th := tv.set.List()[0]
+		if again := a.sameThread(tv.lost); again != nil {
+			th = again
+		}
+		a.showThread(th)
 	}
 	if !tv.chosen {
 		tv.listing = n > 1
@@ -142,13 +153,48 @@ func (a *App) afterThreads(touched []*fold.Thread) {
 	a.refreshList()
 }
 
+// forget drops what the screen kept of threads whose source started over;
+// the thread on screen is shown again once its source sends it again.
+func (a *App) forget(gone []*fold.Thread) {
+	tv := a.threads
+	for _, th := range gone {
+		delete(tv.saved, th)
+		delete(tv.rows, th)
+		delete(tv.marked, th)
+		if th == tv.cur {
+			tv.cur, tv.lost = nil, th
+			light := a.transcript.glamour.light
+			a.transcript = NewTranscript()
+			a.transcript.SetLight(light)
+			a.fold = fold.New(fold.Options{})
+			a.selected, a.following = -1, true
+			a.panelCache = panelCache{}
+			a.refresh()
+		}
+	}
+}
+
+// sameThread is the thread of the same source and id as th, when there
+// is one again (nil otherwise).
+func (a *App) sameThread(th *fold.Thread) *fold.Thread {
+	if th == nil {
+		return nil
+	}
+	for _, t := range a.threads.set.Find(th.ID) {
+		if t.Source == th.Source {
+			return t
+		}
+	}
+	return nil
+}
+
 // showThread puts th on screen, restoring how it was left.
 func (a *App) showThread(th *fold.Thread) {
 	tv := a.threads
 	if tv.cur != nil && tv.cur != th {
 		tv.saved[tv.cur] = &threadScreen{transcript: a.transcript, selected: a.selected, following: a.following, focus: a.focus}
 	}
-	tv.cur = th
+	tv.cur, tv.lost = th, nil
 	delete(tv.marked, th)
 	a.fold = th.Fold
 	a.stopPlay()

@@ -60,3 +60,17 @@ func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
 	_, err := p.w.Write(p.out.Bytes())
 	return err
 }
+
+// StartOver tells the printer that source started over (a file truncated
+// or replaced) and its threads gone were dropped: it says so in a line, and
+// the source's new threads print as new.
+func (p *ThreadsPrinter) StartOver(source string, gone []*fold.Thread) error {
+	for _, th := range gone {
+		delete(p.each, th)
+		if p.last == th {
+			p.last = nil
+		}
+	}
+	_, err := io.WriteString(p.w, "== "+plainOneLine(source)+" started over (truncated or replaced) ==\n")
+	return err
+}
