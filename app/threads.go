@@ -21,6 +21,7 @@ func FoldThreads(opts *Options, src *Source) (*fold.Threads, []Skipped, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	tuneForWholeRead(src)
 	ts := fold.NewThreads(fo)
 	if src.Kind != KindFolder {
 		return ts, nil, readInto(opts, src, func(recs []model.Record) { ts.Apply(src.Name(), recs...) })

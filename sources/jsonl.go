@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"strconv"
-
-	"github.com/agentwatch/agentwatch/model"
 )
 
 // jsonlReader reads JSON Lines: one event per line, blank lines skipped. A
@@ -74,7 +72,7 @@ func value(text []byte, sp span) item {
 		raw := bytes.Clone(text)
 		// The check reads the owned copy: text is the line buffer, reused
 		// before a pipelined decoder gets to this item.
-		return sp.place(item{raw: raw, recheck: func() *model.Unreadable { return checkedValue(raw, sp).bad }})
+		return sp.place(item{raw: raw, lazy: true, at: sp})
 	}
 	return checkedValue(text, sp)
 }

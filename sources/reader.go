@@ -49,9 +49,11 @@ type item struct {
 	off    int64
 	placed bool
 	bad    *model.Unreadable
-	// recheck, when set, says why raw is unreadable in words naming its line
-	// or frame; it is only called when decoding finds raw is not JSON.
-	recheck func() *model.Unreadable
+	// lazy says raw was not validated when read (decoding parses it
+	// anyway); when decoding finds it is not JSON, checkedValue(raw, at)
+	// says why in words naming its line or frame.
+	lazy bool
+	at   span
 }
 
 // buffered reports whether a whole next line (for JSON Lines and SSE) is
@@ -132,8 +134,8 @@ func (it item) record(seq uint64) model.Record {
 		return rec
 	}
 	rec.Event = agui.Decode(it.raw)
-	if _, bad := rec.Event.(*model.Unreadable); bad && it.recheck != nil {
-		if why := it.recheck(); why != nil {
+	if _, bad := rec.Event.(*model.Unreadable); bad && it.lazy {
+		if why := checkedValue(it.raw, it.at).bad; why != nil {
 			rec.Event, rec.Raw = why, nil
 			return rec
 		}

@@ -41,7 +41,22 @@ func Decode(raw []byte) model.Event {
 
 // decode decodes strictly; false means the bytes themselves were at fault
 // or the event is malformed, and a normalised copy may decode better.
+// Plain deltas take a fast path (decodeDelta); everything else, and any
+// delta that is not plain, the general one.
 func decode(raw []byte) (model.Event, bool) {
+	if tb, ok := peekType(raw); ok {
+		switch string(tb) {
+		case TypeTextMessageContent, TypeReasoningMessageContent, TypeToolCallArgs:
+			if ev, ok := decodeDelta(raw, string(tb)); ok {
+				return ev, true
+			}
+		}
+	}
+	return decodeGeneral(raw)
+}
+
+// decodeGeneral decodes any event by reflection (see decode).
+func decodeGeneral(raw []byte) (model.Event, bool) {
 	var typ string
 	var ctor constructor
 	known := false
