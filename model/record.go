@@ -63,4 +63,8 @@ type Batch struct {
 	// truncated or replaced): what it sent before is no longer there, and
 	// its threads start again.
 	Restart bool
+	// Read and Size say how far a file source has been read with these
+	// records, in bytes, and how big it is (both 0 when not known): a
+	// view shows its progress through a big file.
+	Read, Size int64
 }

@@ -252,8 +252,8 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 // with the file's path.
 func tailFile(ctx context.Context, path string, t *tailer, out chan<- model.Batch, events chan<- FolderEvent) {
 	runTail(ctx, t, out, events,
-		func(recs []model.Record, restart bool) model.Batch {
-			return model.Batch{Source: path, Records: recs, Restart: restart}
+		func(recs []model.Record, restart bool, p tailProgress) model.Batch {
+			return model.Batch{Source: path, Records: recs, Restart: restart, Read: p.read, Size: p.size}
 		},
 		func(e TailEvent) FolderEvent { return FolderEvent{Path: path, Event: e} }, true)
 }

@@ -70,6 +70,11 @@ var tailNotify = true
 // tailBatchEvery is the least time between two batches.
 const tailBatchEvery = 16 * time.Millisecond
 
+// tailDrainStep is how much of a file one look at it reads before its
+// records so far are sent: the first screen of a 100 MB log comes after
+// 4 MiB of it, not after all of it.
+const tailDrainStep = 4 << 20
+
 // tailHeadBytes is how much of a file's start is remembered to notice a rewrite
 // that did not make the file shorter than what was read.
 const tailHeadBytes = 256
@@ -90,7 +95,7 @@ func Tail(ctx context.Context, path string, opts TailOptions) (<-chan []model.Re
 	out := make(chan []model.Record)
 	events := make(chan TailEvent)
 	t := newTailer(path, opts)
-	same := func(recs []model.Record, _ bool) []model.Record { return recs }
+	same := func(recs []model.Record, _ bool, _ tailProgress) []model.Record { return recs }
 	go func() {
 		defer close(out)
 		defer close(events)
@@ -112,8 +117,8 @@ func TailBatches(ctx context.Context, path string, opts TailOptions) (<-chan mod
 		defer close(out)
 		defer close(events)
 		runTail(ctx, t, out, events,
-			func(recs []model.Record, restart bool) model.Batch {
-				return model.Batch{Source: path, Records: recs, Restart: restart}
+			func(recs []model.Record, restart bool, p tailProgress) model.Batch {
+				return model.Batch{Source: path, Records: recs, Restart: restart, Read: p.read, Size: p.size}
 			},
 			func(e TailEvent) TailEvent { return e }, true)
 	}()
@@ -163,12 +168,26 @@ type tailer struct {
 	sseN   int // data lines in the current SSE frame
 	skip   bool
 
+	// more says the last drain stopped at tailDrainStep with the file not
+	// read to its end.
+	more bool
+	// size is the file's size when last looked at (for progress).
+	size int64
+
 	seq     uint64
 	pending []model.Record
 	// ready are batches cut off by a restart, to send before pending: the
 	// records read before it, then an empty batch that marks the restart.
 	ready []tailBatch
 	evq   []TailEvent
+}
+
+// tailProgress is how far a tail has read its file: bytes read, and the
+// file's size when last looked at.
+type tailProgress struct{ read, size int64 }
+
+func (t *tailer) progress() tailProgress {
+	return tailProgress{read: t.off, size: max(t.size, t.off)}
 }
 
 // tailBatch is a batch to send, and whether the file started over before
@@ -192,7 +211,7 @@ func (t *tailer) startOver() {
 // status changes on events, each made into what the caller sends (a Tail
 // sends them as they are, a folder says which file they come from). It
 // closes neither channel: a folder's tails share theirs.
-func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan<- E, batch func([]model.Record, bool) B, event func(TailEvent) E, restarts bool) {
+func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan<- E, batch func([]model.Record, bool, tailProgress) B, event func(TailEvent) E, restarts bool) {
 	defer func() {
 		if t.f != nil {
 			t.f.Close()
@@ -219,6 +238,9 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 
 	t.check()
 	for {
+		if t.more && len(t.pending) == 0 && len(t.ready) == 0 && t.f != nil {
+			t.drain()
+		}
 		var sendOut chan<- B
 		var b B
 		var sendEv chan<- E
@@ -231,13 +253,13 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 		switch {
 		case fromReady && (t.ready[0].restart && len(t.ready[0].recs) == 0):
 			// A restart goes at once: the old content must leave the screen.
-			sendOut, b = out, batch(nil, true)
+			sendOut, b = out, batch(nil, true, t.progress())
 		case fromReady || len(t.pending) > 0:
 			if wait := tailBatchEvery - time.Since(last); wait <= 0 {
 				if fromReady {
-					sendOut, b = out, batch(t.ready[0].recs, t.ready[0].restart)
+					sendOut, b = out, batch(t.ready[0].recs, t.ready[0].restart, t.progress())
 				} else {
-					sendOut, b = out, batch(t.pending, false)
+					sendOut, b = out, batch(t.pending, false, t.progress())
 				}
 			} else if !flushArmed {
 				flush.Reset(wait)
@@ -298,6 +320,7 @@ func (t *tailer) check() {
 	if err != nil {
 		return
 	}
+	t.size = cur.Size()
 	named, err := os.Stat(t.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -335,6 +358,9 @@ func (t *tailer) open(rotated bool) {
 		return
 	}
 	t.f = f
+	if st, err := f.Stat(); err == nil {
+		t.size = st.Size()
+	}
 	t.restart()
 	if rotated || t.gone {
 		t.startOver()
@@ -394,8 +420,18 @@ func (t *tailer) drain() {
 	defer tailChunks.Put(cp)
 	chunk := *cp
 	need := max(2*len(t.buf), 1<<20)
-	for {
+	t.more = false
+	for read := 0; ; {
+		if read >= tailDrainStep {
+			// A big file is read a step at a time, each step's records
+			// sent before the next is read: its start is on screen while
+			// its end is still being read.
+			t.parse()
+			t.more = true
+			return
+		}
 		n, err := t.f.ReadAt(chunk, t.off)
+		read += n
 		if n > 0 {
 			if len(t.head) < tailHeadBytes {
 				t.head = append(t.head, chunk[:min(n, tailHeadBytes-len(t.head))]...)

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -533,5 +535,44 @@ func TestTailBatchesRestart(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// A big file is sent a step at a time: the first batch comes with part of
+// the file read, every batch says how far, and the last says all of it.
+func TestTailBatchesBigFileInSteps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.jsonl")
+	log := loggen.Generate(60_000, 4) // about 10 MB
+	if err := os.WriteFile(path, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out, events := TailBatches(ctx, path, TailOptions{})
+	go func() {
+		for range events {
+		}
+	}()
+	var read int64
+	batches, records := 0, 0
+	want := bytes.Count(log, []byte{'\n'})
+	for records < want {
+		select {
+		case b := <-out:
+			if batches == 0 && b.Read >= int64(len(log)) {
+				t.Fatalf("the first batch came after the whole file was read (%d of %d bytes)", b.Read, len(log))
+			}
+			if b.Read < read || b.Size != int64(len(log)) {
+				t.Fatalf("batch %d: read %d (before %d), size %d of %d", batches, b.Read, read, b.Size, len(log))
+			}
+			read = b.Read
+			batches++
+			records += len(b.Records)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d records of %d after %d batches", records, want, batches)
+		}
+	}
+	if read != int64(len(log)) || batches < 2 {
+		t.Fatalf("read %d of %d bytes in %d batches", read, len(log), batches)
 	}
 }

@@ -112,6 +112,8 @@ type App struct {
 	threads *threadsView
 	// heard is when the live source last sent records (app_quiet.go).
 	heard time.Time
+	// progress is how far each file source has been read (app_progress.go).
+	progress map[string]readProgress
 }
 
 type appFocus int

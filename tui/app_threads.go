@@ -103,6 +103,7 @@ func (a *App) onBatches(msg batchesMsg) {
 	tv := a.threads
 	var touched []*fold.Thread
 	for _, b := range msg {
+		a.noteProgress(b)
 		if b.Restart {
 			a.forget(tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
@@ -379,7 +380,9 @@ func (a *App) listScreen(w, rows int) []string {
 	if a.sourceStatus != "" {
 		title += " · " + a.sourceStatus
 	}
-	if q := a.quiet(); q != "" {
+	if r := a.readingNote(); r != "" {
+		title += " · " + r
+	} else if q := a.quiet(); q != "" {
 		title += " · " + q
 	}
 	if tv.follow {

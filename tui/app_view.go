@@ -75,6 +75,7 @@ func (a *App) sideBySide() bool {
 // View draws the whole screen: exactly height lines of exactly width cells.
 func (a *App) View() tea.View {
 	v := tea.NewView(a.render())
+	v.ProgressBar = a.progressBar()
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v
@@ -165,7 +166,9 @@ func (a *App) transcriptPane(r rect) []string {
 	if a.sourceStatus != "" {
 		title += " · " + a.sourceStatus
 	}
-	if q := a.quiet(); q != "" {
+	if rd := a.readingNote(); rd != "" {
+		title += " · " + rd
+	} else if q := a.quiet(); q != "" {
 		title += " · " + q
 	}
 	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
@@ -205,7 +208,11 @@ func (a *App) panelPane(r rect) []string {
 			case a.player != nil && i == body.h-1:
 				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
 			case i == body.h/2:
-				out = append(out, centreLine(sgrFaint+appWaiting+sgrReset, ansi.StringWidth(appWaiting), r.w))
+				wait := appWaiting
+				if _, _, reading := a.reading(); reading {
+					wait = "reading the log…"
+				}
+				out = append(out, centreLine(sgrFaint+wait+sgrReset, ansi.StringWidth(wait), r.w))
 			default:
 				out = append(out, blank)
 			}

@@ -1,0 +1,89 @@
+package tui
+
+// This file shows how far a big file has been read: the title bar says
+// "reading 45 MB of 126 MB · 250,301 events" with a bar, and the terminal's
+// own progress report (where it has one) follows it, until the file is
+// read to its end.
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// readProgress is how far one source has been read.
+type readProgress struct{ read, size int64 }
+
+// noteProgress keeps how far b's source has been read.
+func (a *App) noteProgress(b model.Batch) {
+	if b.Size <= 0 {
+		return
+	}
+	if a.progress == nil {
+		a.progress = map[string]readProgress{}
+	}
+	a.progress[b.Source] = readProgress{read: b.Read, size: b.Size}
+}
+
+// reading returns the bytes read and the bytes there are, over the
+// sources still being read; ok is false when none is.
+func (a *App) reading() (read, size int64, ok bool) {
+	for _, p := range a.progress {
+		if p.read < p.size {
+			ok = true
+		}
+		read += min(p.read, p.size)
+		size += p.size
+	}
+	return read, size, ok
+}
+
+// readingNote is the title bar's "reading 45 MB of 126 MB · 250,301 events
+// ▕███░░░▏" while a file is being read ("" otherwise).
+func (a *App) readingNote() string {
+	read, size, ok := a.reading()
+	if !ok {
+		return ""
+	}
+	events := 0
+	if a.threads != nil {
+		for _, th := range a.threads.set.List() {
+			events += th.Records
+		}
+	}
+	const bar = 10
+	full := int(read * bar / max(size, 1))
+	return fmt.Sprintf("reading %s of %s · %s events ▕%s%s▏", megabytes(read), megabytes(size), thousands(events),
+		strings.Repeat("█", full), strings.Repeat("░", bar-full))
+}
+
+// progressBar is the terminal's progress report while a file is read (nil
+// otherwise, which clears it).
+func (a *App) progressBar() *tea.ProgressBar {
+	read, size, ok := a.reading()
+	if !ok {
+		return nil
+	}
+	return tea.NewProgressBar(tea.ProgressBarDefault, int(read*100/max(size, 1)))
+}
+
+// megabytes writes n bytes as "45 MB" (one decimal under 10 MB).
+func megabytes(n int64) string {
+	mb := float64(n) / 1e6
+	if mb < 10 {
+		return fmt.Sprintf("%.1f MB", mb)
+	}
+	return fmt.Sprintf("%.0f MB", mb)
+}
+
+// thousands writes n with commas: 250,301.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
