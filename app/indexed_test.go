@@ -70,3 +70,37 @@ func TestReplayWhileIndexing(t *testing.T) {
 		}
 	}
 }
+
+// The spacing of a big file's checkpoints grows with the file, so that it
+// keeps about checkpointBudget of them; small files keep the default.
+func TestCheckpointEvery(t *testing.T) {
+	for _, c := range []struct {
+		size int64
+		per  float64
+		want int
+	}{
+		{0, 180, replay.DefaultCheckpointEvery},
+		{1 << 20, 180, replay.DefaultCheckpointEvery},
+		{126_000_000, 180, 14583},
+		{181_000_000, 181, 20833},
+		{126_000_000, 0, replay.DefaultCheckpointEvery},
+	} {
+		if got := checkpointEvery(c.size, c.per); got != c.want {
+			t.Errorf("checkpointEvery(%d, %v) = %d, want %d", c.size, c.per, got, c.want)
+		}
+	}
+	data := loggen.Generate(20_000, 3)
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log, _, done, err := openIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.file.Close()
+	ix := log.index()
+	if done || ix.End() <= 0 || ix.End() > int64(len(data)) {
+		t.Fatalf("index of the first chunk ends at %d of %d bytes (done %v)", ix.End(), len(data), done)
+	}
+}

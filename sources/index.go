@@ -133,6 +133,17 @@ func (x Index) place(i int) (int64, int) {
 	return c.off[k], int(c.size[k])
 }
 
+// End is where the last record's bytes that are in the input end: how much
+// of the input the index covers so far (0 for an empty index).
+func (x Index) End() int64 {
+	for i := x.n - 1; i >= 0; i-- {
+		if off, size := x.place(i); size > 0 {
+			return off + int64(size)
+		}
+	}
+	return 0
+}
+
 // encodeTime turns a record's time into the at column's value; ok is false
 // when it must go to the extras.
 func encodeTime(t time.Time) (v int64, ok bool) {
