@@ -188,6 +188,9 @@ func (f *Fold) acpResponse(c *ctx, r *acp.Response) error {
 		}
 	}
 	delete(a.Pending, key)
+	if len(a.Pending) == 0 {
+		a.Pending = nil // an export must not tell an emptied map from none (law 1)
+	}
 	switch req.Method {
 	case acp.MethodSessionPrompt:
 		f.acpPromptEnd(c, req.RunID, r)

@@ -35,7 +35,7 @@ func acpFuzzRecords(data []byte) []model.Record {
 // FuzzACPFold folds arbitrary ACP traffic: it never panics, its state
 // always exports, and a fold restored from the export at the middle and
 // folded on ends where the uninterrupted fold ends, as does one restored
-// from an in-memory checkpoint.
+// from an in-memory checkpoint; shedding keeps its laws (fuzzCheckShed).
 func FuzzACPFold(f *testing.F) {
 	paths, _ := filepath.Glob("../testdata/acp/*.jsonl")
 	for _, p := range paths {
@@ -84,5 +84,6 @@ func FuzzACPFold(f *testing.F) {
 		if !bytes.Equal(export(t, head), want) || !bytes.Equal(export(t, again), want) {
 			t.Fatal("a fold that took or restored a checkpoint differs from the uninterrupted fold")
 		}
+		fuzzCheckShed(t, recs, all, fuzzChecksum(data))
 	})
 }

@@ -197,6 +197,9 @@ func (f *Fold) acpContent(s *model.Step, content []acp.ToolCallContent) {
 	text := strings.Join(texts, "\n")
 	if len(terms) == 0 {
 		delete(a.Tools, s.ToolCallID)
+		if len(a.Tools) == 0 {
+			a.Tools = nil // an export must not tell an emptied map from none (law 1)
+		}
 		s.Result = text
 		if text == "" && len(s.Diffs) == 0 {
 			s.Result = rawText(s.ResultJSON)

@@ -21,6 +21,8 @@ import (
 type Checkpoint struct {
 	st  state
 	idx indexes
+	// sheds is the fold's count of shedding calls when it was taken.
+	sheds uint64
 }
 
 // indexes are a state's derived lookups (see reindex), frozen.
@@ -66,7 +68,7 @@ func (f *Fold) Checkpoint() *Checkpoint {
 	if !d.keys.ready() {
 		d.reindex()
 	}
-	cp := &Checkpoint{st: f.st.independent(), idx: indexes{
+	cp := &Checkpoint{st: f.st.independent(), sheds: f.sheds, idx: indexes{
 		keys: d.keys.freeze(), stepAt: d.stepAt.freeze(), byID: r.byID.freeze(), toolOwner: r.toolOwner.freeze(),
 	}}
 	f.share()
@@ -78,7 +80,7 @@ func (f *Fold) Checkpoint() *Checkpoint {
 // times on the same checkpoint, from any goroutine; the folds it returns
 // are independent.
 func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
-	f := &Fold{opts: opts, st: cp.st.independent(), restored: true}
+	f := &Fold{opts: opts, st: cp.st.independent(), restored: true, sheds: cp.sheds}
 	r, d := &f.st.Reduce, &f.st.Display
 	// The frozen indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
@@ -113,12 +115,17 @@ func (st *state) independent() state {
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
 		Answered:          maps.Clone(st.Reduce.Answered),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
+		Gone:              maps.Clone(st.Reduce.Gone),
+		GoneCalls:         maps.Clone(st.Reduce.GoneCalls),
+		Tail:              slices.Clip(st.Reduce.Tail),
+		TailCalls:         slices.Clip(st.Reduce.TailCalls),
 	}
 	n.Display = displayState{
 		Items: slices.Clone(st.Display.Items),
 		Steps: slices.Clone(st.Display.Steps),
 		Runs:  slices.Clone(st.Display.Runs),
 		RunID: st.Display.RunID,
+		Gone:  maps.Clone(st.Display.Gone),
 	}
 	n.ACP = st.ACP.clone()
 	n.Diagnostics = slices.Clip(st.Diagnostics)

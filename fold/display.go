@@ -25,6 +25,10 @@ type displayState struct {
 	Runs  []*model.Run  `json:"runs"`
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
+	// Gone holds, for each key whose newest item Shed or Evict dropped,
+	// that item's Seq: the key finds nothing until a newer item takes it,
+	// and an event that would update the dropped item adds none (shed.go).
+	Gone map[itemKey]uint64 `json:"gone,omitempty"`
 
 	stepAt layered[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from
@@ -88,12 +92,31 @@ func keyOf(it *model.Item) itemKey {
 }
 
 func (d *displayState) reindex() {
+	d.reindexKeys()
+	d.reindexSteps()
+}
+
+// reindexKeys rebuilds the lookup of items by key. A key whose newest item
+// was dropped finds nothing, even when an older item with it stays, as it
+// did before the rebuild.
+func (d *displayState) reindexKeys() {
 	d.keys.fresh(len(d.Items))
 	for _, it := range d.Items {
 		if k := keyOf(it); k.ns != 0 {
 			d.keys.set(k, it)
 		}
 	}
+	if len(d.Gone) == 0 {
+		return
+	}
+	for _, it := range d.Items {
+		if k := keyOf(it); k.ns != 0 && d.keys.get(k) == it && d.Gone[k] > it.Seq {
+			d.keys.set(k, nil)
+		}
+	}
+}
+
+func (d *displayState) reindexSteps() {
 	d.stepAt.fresh(len(d.Steps))
 	for _, s := range d.Steps {
 		d.stepAt.set(s.ToolCallID, s)
@@ -135,6 +158,9 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 	d.Items = append(d.Items, it)
 	if k := keyOf(it); k.ns != 0 {
 		d.keys.set(k, it)
+		if len(d.Gone) > 0 {
+			delete(d.Gone, k) // the key finds this item now
+		}
 	}
 	c.changed = append(c.changed, it.Seq)
 	return it
@@ -152,6 +178,12 @@ func touch(c *ctx, it *model.Item) {
 // touchStep records a change to a step, and to the transcript item that
 // shows it (its version too, so a render cache keyed by version redraws it).
 func (d *displayState) touchStep(c *ctx, s *model.Step) {
+	if s.Shed {
+		// Every change to a step ends here: content that comes for a step
+		// whose content was shed is not kept either, so Shed keeps meaning
+		// "no content" and what was shed does not grow back.
+		clearContent(s)
+	}
 	s.LastSeq = c.seq
 	c.steps = append(c.steps, s.Index)
 	if it := d.item(keyTool(s.ToolCallID)); it != nil {
@@ -301,7 +333,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 				it.Data, it.Name = limitData(e.Content), e.ActivityType
 				touch(c, it)
 			}
-		} else {
+		} else if !d.gone(key) {
 			d.add(c, f, &model.Item{ID: e.MessageID, Kind: model.ItemActivity, Status: model.StatusCompleted, Name: e.ActivityType, Data: limitData(e.Content), SubagentRunID: sub})
 		}
 	case *agui.ActivityDelta:
@@ -376,6 +408,9 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 		touch(c, it)
 		return
 	}
+	if d.gone(key) {
+		return // the fold without shedding reopens the dropped item
+	}
 	d.add(c, f, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
 }
 
@@ -419,7 +454,7 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 			d.setResult(c, s, m.Content, m.Metadata)
 			if m.Error != "" { // AG-UI's own mark of a tool that failed
 				s.Status = model.StatusFailed
-				if s.Result == "" {
+				if s.Result == "" && !s.Shed {
 					s.Result = m.Error
 				}
 				d.settleStepItem(c, s)
@@ -436,7 +471,7 @@ func (d *displayState) snapshotMessage(c *ctx, f *state, m *agui.Message, kinds 
 	}
 	key := keyMsg(m.ID)
 	it := d.item(key)
-	if it == nil {
+	if it == nil && !d.gone(key) { // a dropped item is updated, not added, without shedding
 		if m.Role == agui.RoleAssistant && m.Content.String() == "" && len(m.ToolCalls) > 0 {
 			// A message that only carries tool calls shows as its steps.
 		} else {

@@ -39,7 +39,11 @@ type state struct {
 	Applied  uint64 `json:"applied"`
 	LastSeq  uint64 `json:"lastSeq"`
 	NextItem uint64 `json:"nextItem"`
-	Evicted  uint64 `json:"evicted,omitempty"`
+	// Evicted counts the items Evict and Shed dropped; ShedSteps the steps
+	// whose content Shed dropped, ShedMessages the messages (shed.go).
+	Evicted      uint64 `json:"evicted,omitempty"`
+	ShedSteps    uint64 `json:"shedSteps,omitzero"`
+	ShedMessages uint64 `json:"shedMessages,omitzero"`
 
 	Legacy  legacyState  `json:"legacy"`
 	Chunks  chunkState   `json:"chunks"`
@@ -61,6 +65,9 @@ type Fold struct {
 	restored bool
 	scratch  []agui.Event // reused by chunk expansion
 	ctx      ctx          // reused by Apply
+	// sheds counts the Shed and Evict calls that dropped something, so a
+	// checkpoint kept for a quiet thread knows it is stale (Threads).
+	sheds uint64
 }
 
 // New returns an empty fold.
@@ -320,28 +327,4 @@ func (f *Fold) Resume(cx context.Context, h History) error {
 	f.st = stage.st
 	f.restored = true
 	return nil
-}
-
-// Evict drops up to n of the oldest completed items to bound memory. Open
-// items are never dropped and item sequence numbers are never reused. It
-// returns how many were dropped.
-func (f *Fold) Evict(n int) int {
-	f.flush()
-	d := &f.st.Display
-	if n <= 0 {
-		return 0
-	}
-	dropped := map[uint64]bool{}
-	kept := d.Items[:0:0]
-	for _, it := range d.Items {
-		if len(dropped) < n && it.Status.Done() {
-			dropped[it.Seq] = true
-			continue
-		}
-		kept = append(kept, it)
-	}
-	d.Items = kept
-	d.reindex()
-	f.st.Evicted += uint64(len(dropped))
-	return len(dropped)
 }

@@ -155,7 +155,8 @@ var fuzzFoldSeeds = []string{
 // records give the same snapshot whatever the batching; stopping at a
 // checkpoint and resuming from its JSON gives the same snapshot; a snapshot
 // never changes after it is taken; eviction drops only finished items and
-// never renumbers or reuses sequence numbers.
+// never renumbers or reuses sequence numbers; shedding at any points keeps
+// the shedding laws (fuzzCheckShed).
 func FuzzFold(f *testing.F) {
 	for _, s := range fuzzFoldSeeds {
 		f.Add([]byte(s))
@@ -222,6 +223,7 @@ func FuzzFold(f *testing.F) {
 		}
 
 		fuzzCheckEvict(t, recs, k, int(sum>>8)%(len(full.Items())+2))
+		fuzzCheckShed(t, recs, full, sum)
 	})
 }
 

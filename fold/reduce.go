@@ -18,6 +18,16 @@ type reduceState struct {
 	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
 	Answered          map[string]bool  `json:"answered,omitempty"`
 	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
+	// Gone are the messages Shed dropped, by id; GoneCalls the tool calls
+	// they held. The reference still has them: an event that names one
+	// goes as it would have, as far as it can without the message
+	// (shed.go).
+	Gone      map[string]goneMessage `json:"gone,omitempty"`
+	GoneCalls map[string]goneCall    `json:"goneCalls,omitempty"`
+	// Tail and TailCalls are the tombstones whose message was last when
+	// dropped: the next message added at the end becomes their Next.
+	Tail      []string `json:"tail,omitempty"`
+	TailCalls []string `json:"tailCalls,omitempty"`
 
 	// Derived indexes, rebuilt after a restore and after any reordering.
 	byID      layered[string, *agui.Message]
@@ -71,6 +81,9 @@ func (r *reduceState) reindex() {
 func (r *reduceState) push(m *agui.Message) {
 	r.createdMessage(m)
 	r.Messages = append(r.Messages, m)
+	if len(r.Tail)+len(r.TailCalls) > 0 {
+		r.follow(m.ID)
+	}
 	if !r.byID.ready() {
 		r.reindex()
 		return
@@ -188,9 +201,9 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 		r.Answered = nil
 		if e.Input != nil {
 			for i := range e.Input.Messages {
-				m := cloneMessage(&e.Input.Messages[i])
-				if r.find(m.ID) == nil {
-					r.push(m)
+				m := &e.Input.Messages[i]
+				if _, gone := r.Gone[m.ID]; r.find(m.ID) == nil && !gone {
+					r.push(cloneMessage(m))
 				}
 			}
 		}
@@ -244,6 +257,12 @@ func (r *reduceState) openMessage(id string, role agui.Role, name agui.OptString
 		return
 	}
 	target := existing
+	if g, gone := r.Gone[id]; target == nil && gone {
+		// The reference reopens the dropped message, with its role, where
+		// it was.
+		target = &agui.Message{ID: id, Role: g.Role, Content: agui.TextContent("")}
+		r.insert(r.before(g.Next), target)
+	}
 	if target == nil {
 		if role == "" {
 			role = agui.RoleAssistant
@@ -314,16 +333,36 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 		mergeInto(&tc.Metadata, &e.Base)
 		return
 	}
+	if g, gone := r.GoneCalls[e.ToolCallID]; gone {
+		// The reference finds the call in the message Shed dropped.
+		if g.Name != e.ToolCallName {
+			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, g.Name, e.ToolCallName)
+			g.Name = e.ToolCallName
+			r.GoneCalls[e.ToolCallID] = g
+		}
+		return
+	}
 	var target *agui.Message
-	created := false
+	created, at := false, -1
 	if e.ParentMessageID != "" {
 		existing := r.find(e.ParentMessageID)
+		g, gone := r.Gone[e.ParentMessageID]
+		role := g.Role
+		if existing != nil {
+			role, gone = existing.Role, false
+		}
 		if existing != nil && existing.Role == agui.RoleAssistant {
 			target = existing
 		} else {
+			// A dropped assistant parent is stood for by a new message with
+			// its id, where it was; a dropped parent of another role is
+			// refused as the reference refuses it.
 			id := e.ParentMessageID
-			if existing != nil {
-				warn("TOOL_CALL_START: parentMessageId '%s' matches a '%s' message, not assistant — falling back to toolCallId", e.ParentMessageID, existing.Role)
+			switch {
+			case gone && role == agui.RoleAssistant:
+				at = r.before(g.Next)
+			case existing != nil || gone:
+				warn("TOOL_CALL_START: parentMessageId '%s' matches a '%s' message, not assistant — falling back to toolCallId", e.ParentMessageID, role)
 				id = e.ToolCallID
 			}
 			target, created = &agui.Message{ID: id, Role: agui.RoleAssistant, ToolCalls: []agui.ToolCall{}}, true
@@ -334,10 +373,14 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	if created {
 		// A message created here may reuse an id already present (the
 		// reference does not check); it counts as new for the subagent tag.
-		if e.SubagentRunID.IsSet() && r.find(target.ID) == nil {
+		if _, gone := r.Gone[target.ID]; e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
 			target.SubagentRunID = e.SubagentRunID
 		}
-		r.push(target)
+		if at >= 0 {
+			r.insert(at, target)
+		} else {
+			r.push(target)
+		}
 	}
 	tc := agui.ToolCall{ID: e.ToolCallID, Type: "function", Function: agui.FunctionCall{Name: e.ToolCallName}}
 	mergeInto(&tc.Metadata, &e.Base)
@@ -369,6 +412,10 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 		})
 	}
 	if owner < 0 {
+		if g, gone := r.GoneCalls[e.ToolCallID]; gone && g.After {
+			r.insert(r.before(g.Next), m) // after the dropped message's results
+			return
+		}
 		r.push(m)
 		return
 	}
@@ -382,6 +429,9 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 		r.reindex() // the first message with this id may now be the new one
 	} else {
 		r.byID.set(m.ID, m)
+	}
+	if at == len(r.Messages)-1 && len(r.Tail)+len(r.TailCalls) > 0 {
+		r.follow(m.ID)
 	}
 }
 

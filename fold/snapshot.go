@@ -53,6 +53,19 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		}
 		seen[m.ID] = true
 	}
+	if len(r.Gone) > 0 {
+		// Messages Shed dropped were local to the reference, which replaces
+		// them where they were: before the local ones that stay, as Shed
+		// drops the oldest.
+		var back []*agui.Message
+		for _, m := range incoming {
+			if _, gone := r.Gone[m.ID]; gone && !seen[m.ID] {
+				back = append(back, byID[m.ID])
+				seen[m.ID] = true
+			}
+		}
+		next = append(back, next...)
+	}
 	for _, m := range incoming {
 		if !seen[m.ID] {
 			next = append(next, m)
@@ -60,6 +73,16 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	}
 	r.Messages = next
 	r.reindex()
+	// What the reference removed is gone from it too; the reasoning it
+	// keeps when the snapshot has none stays dropped.
+	for id, g := range r.Gone {
+		if seen[id] || g.Role != agui.RoleReasoning || hasReasoning {
+			delete(r.Gone, id)
+		}
+	}
+	clear(r.GoneCalls)
+	r.Tail = slices.DeleteFunc(r.Tail, func(id string) bool { _, ok := r.Gone[id]; return !ok })
+	r.TailCalls = nil
 }
 
 type activityScope int
@@ -104,7 +127,17 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		fresh.SubagentRunID = e.SubagentRunID
 	}
 	var target *agui.Message
+	g, gone := r.Gone[e.MessageID]
 	switch {
+	case existing == nil && gone:
+		// Shed keeps activity messages: the dropped one is of another
+		// kind, which the reference replaces where it was, or keeps when
+		// told to.
+		if replace {
+			r.insert(r.before(g.Next), fresh)
+			delete(r.Gone, e.MessageID)
+			target = fresh
+		}
 	case existing == nil:
 		r.push(fresh)
 		target = fresh

@@ -31,7 +31,7 @@ type routeCheckpoint struct {
 func (t *Threads) Checkpoint() *ThreadsCheckpoint {
 	cp := &ThreadsCheckpoint{threads: make([]threadCheckpoint, len(t.list)), sources: make(map[string]routeCheckpoint, len(t.sources)), last: t.Index(t.last)}
 	for i, th := range t.list {
-		if th.cp == nil {
+		if th.cp == nil || th.cp.sheds != th.Fold.sheds {
 			th.cp = th.Fold.Checkpoint()
 		}
 		c := *th

@@ -110,6 +110,12 @@ type Step struct {
 	ExitCode   *int            `json:"exitCode,omitempty"`
 	// Screenshots are the images of the tool result, in order.
 	Screenshots []Image `json:"screenshots,omitempty"`
+	// Shed is set when the fold dropped the step's content (Args, ArgsJSON,
+	// Result, ResultJSON, Screenshots, Diffs) to bound the memory of a live
+	// view; what a timeline draws (status, category, location, names,
+	// times, exit code) stays. A view says the content was not kept rather
+	// than showing it empty.
+	Shed bool `json:"shed,omitzero"`
 
 	Started time.Time `json:"started,omitzero"`
 	Ended   time.Time `json:"ended,omitzero"`
