@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -85,7 +86,8 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 		}()
 		return printLines(opts, fold.NewThreads(fo), in, folder)
 	}
-	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Title: title})
+	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Title: title,
+		ReadBack: readBack(opts, func(source string) string { return fileOf(opts, source, folder) })})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {
@@ -113,8 +115,14 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 			}
 		}
 		for i := range b.Records {
-			if err := p.Print(ts.Apply(b.Source, b.Records[i])); err != nil {
+			ups := ts.Apply(b.Source, b.Records[i])
+			if err := p.Print(ups); err != nil {
 				return err
+			}
+			for _, u := range ups {
+				if shedPlain(u.Thread) {
+					p.Forget(u.Thread)
+				}
 			}
 		}
 		if err := w.Flush(); err != nil {
@@ -122,6 +130,38 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 		}
 	}
 	return w.Flush()
+}
+
+// What --plain keeps of each thread once its lines are printed: a few
+// items and steps, for the lines that may still change (a message still
+// streaming, a step still running). It sheds when a thread holds twice as
+// many items, so a log that never ends is printed in bounded memory.
+const (
+	plainKeepItems   = 256
+	plainKeepContent = 64
+)
+
+// shedPlain sheds th's fold when it has grown past twice what --plain
+// keeps, and reports whether it did.
+func shedPlain(th *fold.Thread) bool {
+	if len(th.Fold.Items()) < 2*plainKeepItems {
+		return false
+	}
+	th.Fold.Shed(plainKeepItems, plainKeepContent)
+	return true
+}
+
+// fileOf is the file a source's records can be read back from: the
+// source itself when it is a file, else the --record file of a single
+// stream ("" when there is none).
+func fileOf(opts *Options, source string, folder bool) string {
+	if st, err := os.Stat(source); err == nil && st.Mode().IsRegular() {
+		return source
+	}
+	if !folder && opts.Record != "" {
+		return opts.Record
+	}
+	return ""
 }
 
 // oneSource turns a single source's record batches into Batches, until

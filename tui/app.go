@@ -41,6 +41,10 @@ type AppOptions struct {
 	Title string
 	// Now is the clock for live marks (time.Now when nil).
 	Now func() time.Time
+	// ReadBack reads a step whose content the screen shed back from its
+	// source's file: the step of that index in that thread of that source
+	// (nil when the source is not a file, so shed content is gone).
+	ReadBack func(source, thread string, index int, toolCallID string) (*model.Step, error)
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus
@@ -114,6 +118,9 @@ type App struct {
 	heard time.Time
 	// progress is how far each file source has been read (app_progress.go).
 	progress map[string]readProgress
+	// readBack holds steps read back from their file, nil while being read
+	// (app_shed.go).
+	readBack map[readBackKey]*readBackMsg
 }
 
 type appFocus int
@@ -219,8 +226,18 @@ func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea
 	}
 }
 
-// Update routes one message.
+// Update routes one message, then reads the selected step back from its
+// file when its content was shed.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := a.update(msg)
+	if rb := a.readBackCmd(); rb != nil {
+		cmd = tea.Batch(cmd, rb)
+	}
+	return m, cmd
+}
+
+// update routes one message.
+func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(tea.MouseWheelMsg); !ok {
 		a.flushWheel()
 	}
@@ -236,6 +253,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case quietTickMsg:
 		return a, a.pump()
+	case readBackMsg:
+		a.onReadBack(msg)
+		return a, nil
 	case recordsMsg:
 		a.heard = a.now()
 		for _, b := range msg {

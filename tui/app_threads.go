@@ -115,6 +115,7 @@ func (a *App) onBatches(msg batchesMsg) {
 		}
 	}
 	a.afterThreads(touched)
+	a.shedThreads(touched)
 }
 
 // afterThreads settles which thread is on screen after records arrived

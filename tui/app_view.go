@@ -54,6 +54,7 @@ type panelCache struct {
 	step    int
 	lastSeq uint64
 	status  model.Status
+	shed    bool
 	w, h    int
 	lines   []string
 }
@@ -171,6 +172,9 @@ func (a *App) transcriptPane(r rect) []string {
 	} else if q := a.quiet(); q != "" {
 		title += " · " + q
 	}
+	if d := a.droppedNote(); d != "" {
+		title += " · " + d
+	}
 	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
 	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
@@ -227,7 +231,10 @@ func (a *App) panelPane(r rect) []string {
 	viewH := max(0, body.h-fixed)
 	lines := make([]string, 0, viewH+fixed)
 	lines = append(lines, a.panelHeader(s, body))
-	view := a.panelView(s, r.w, viewH)
+	view := a.panelView(a.shownStep(), r.w, viewH)
+	if note := a.readBackNote(); note != "" {
+		view = append([]string{sgrFaint + ansi.Truncate(Plain(note), r.w, "…") + sgrReset}, view...)
+	}
 	a.geo.runTree = rect{}
 	if plan := a.plan(); a.showPlan && plan != nil {
 		view = PlanLines(plan.Data, r.w, viewH)
@@ -302,14 +309,14 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 // panelView returns the step's view lines, cached per step version and size.
 func (a *App) panelView(s *model.Step, w, h int) []string {
 	c := &a.panelCache
-	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.w == w && c.h == h {
+	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.shed == s.Shed && c.w == w && c.h == h {
 		return c.lines
 	}
 	lines := PanelLines(s, w, h)
 	if lines == nil {
 		lines = []string{}
 	}
-	*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, w: w, h: h, lines: lines}
+	*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, lines: lines}
 	return lines
 }
 

@@ -64,6 +64,34 @@ func NewPlainPrinter(w io.Writer, f *fold.Fold) *PlainPrinter {
 		itemDone:  map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
 }
 
+// Forget drops what the printer remembers of items older than the fold's
+// oldest item (after the fold shed them) and of steps whose last line is
+// printed, so that a printer that follows an endless log stays small too.
+func (p *PlainPrinter) Forget() {
+	oldest := ^uint64(0)
+	if items := p.f.Items(); len(items) > 0 {
+		oldest = items[0].Seq
+	}
+	for _, m := range []map[uint64]bool{p.itemDone, p.runStarted, p.runEnded} {
+		for seq := range m {
+			if seq < oldest {
+				delete(m, seq)
+			}
+		}
+	}
+	// A finished step rarely changes again; the newest ones might (a late
+	// result), so their lines are remembered, not to print them twice.
+	steps := p.f.Steps()
+	for i, shown := range p.stepShown {
+		if shown == shownFinished && i < len(steps)-plainKeepSteps && steps[i].Status.Done() {
+			delete(p.stepShown, i)
+		}
+	}
+}
+
+// plainKeepSteps is how many of the newest steps Forget remembers.
+const plainKeepSteps = 1024
+
 // Print writes the lines for one Apply's Update (call it after every f.Apply).
 func (p *PlainPrinter) Print(u fold.Update) error {
 	p.buf.Reset()

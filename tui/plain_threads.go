@@ -74,3 +74,10 @@ func (p *ThreadsPrinter) StartOver(source string, gone []*fold.Thread) error {
 	_, err := io.WriteString(p.w, "== "+plainOneLine(source)+" started over (truncated or replaced) ==\n")
 	return err
 }
+
+// Forget is PlainPrinter.Forget for th's printer.
+func (p *ThreadsPrinter) Forget(th *fold.Thread) {
+	if pp := p.each[th]; pp != nil {
+		pp.Forget()
+	}
+}

@@ -1,0 +1,144 @@
+package tui
+
+// This file keeps the screen's memory bounded by what it shows: once a
+// thread holds far more than a screen, its oldest finished items and the
+// content of its older steps are shed (fold.Fold.Shed); the title bar says
+// how many items are not kept, and a shed step that is selected is read
+// back from the source's file (AppOptions.ReadBack) when it has one.
+
+import (
+	"strconv"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// What a thread keeps: the newest screenKeepItems items and the content of
+// the newest screenKeepSteps steps. It sheds when it holds twice that many
+// items, so shedding costs little however fast records come.
+const (
+	screenKeepItems = 2000
+	screenKeepSteps = 256
+)
+
+// readBackKey names a step read back: its thread and index.
+type readBackKey struct {
+	source, thread string
+	index          int
+}
+
+// readBackMsg brings a step read back from its file, or why it could not be.
+type readBackMsg struct {
+	key  readBackKey
+	step *model.Step
+	err  error
+}
+
+// shedThreads sheds the touched threads that have grown past twice what
+// the screen keeps. The thread on screen is shed only while it follows the
+// newest step and the transcript its bottom: a person looking back keeps
+// what they look at.
+func (a *App) shedThreads(touched []*fold.Thread) {
+	for _, th := range touched {
+		if th == a.threads.cur && !(a.following && a.transcript.Following()) {
+			continue
+		}
+		if len(th.Fold.Items()) < 2*screenKeepItems {
+			continue
+		}
+		th.Fold.Shed(screenKeepItems, screenKeepSteps)
+		if th == a.threads.cur {
+			a.refresh()
+		}
+	}
+}
+
+// droppedNote is the title bar's "12,345 earlier items not kept" for the
+// thread on screen ("" when nothing was shed).
+func (a *App) droppedNote() string {
+	n := a.fold.Shedded().Items
+	if n == 0 {
+		return ""
+	}
+	return thousands(n) + " earlier items not kept"
+}
+
+// readBackKeyOf is the key of step s of the thread on screen (ok false
+// when the screen has no threads).
+func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
+	if a.threads == nil || a.threads.cur == nil {
+		return readBackKey{}, false
+	}
+	return readBackKey{source: a.threads.cur.Source, thread: a.threads.cur.ID, index: s.Index}, true
+}
+
+// shownStep is the selected step as the panel shows it: read back from its
+// file when its content was shed and has been read back.
+func (a *App) shownStep() *model.Step {
+	s := a.step()
+	if s == nil || !s.Shed {
+		return s
+	}
+	if k, ok := a.readBackKeyOf(s); ok {
+		if r := a.readBack[k]; r != nil && r.step != nil {
+			return r.step
+		}
+	}
+	return s
+}
+
+// readBackNote says where the selected shed step's content is: being read
+// back, or why it cannot be ("" when it is not shed or is back).
+func (a *App) readBackNote() string {
+	s := a.step()
+	if s == nil || !s.Shed {
+		return ""
+	}
+	k, ok := a.readBackKeyOf(s)
+	if !ok || a.opts.ReadBack == nil {
+		return "step " + strconv.Itoa(s.Index+1) + "'s content was not kept (a stream; --record FILE keeps one)"
+	}
+	switch r := a.readBack[k]; {
+	case r == nil:
+		return "reading step " + strconv.Itoa(s.Index+1) + " back from the file…"
+	case r.err != nil:
+		return "step " + strconv.Itoa(s.Index+1) + "'s content was not kept, and reading it back failed: " + r.err.Error()
+	}
+	return ""
+}
+
+// readBackCmd reads the selected step back when its content was shed and
+// it is not read back or being read yet.
+func (a *App) readBackCmd() tea.Cmd {
+	s := a.step()
+	if s == nil || !s.Shed || a.opts.ReadBack == nil {
+		return nil
+	}
+	k, ok := a.readBackKeyOf(s)
+	if !ok {
+		return nil
+	}
+	if _, asked := a.readBack[k]; asked {
+		return nil
+	}
+	if a.readBack == nil || len(a.readBack) > 64 {
+		a.readBack = map[readBackKey]*readBackMsg{} // a few are enough: they are read again on demand
+	}
+	a.readBack[k] = nil
+	read, callID := a.opts.ReadBack, s.ToolCallID
+	return func() tea.Msg {
+		step, err := read(k.source, k.thread, k.index, callID)
+		return readBackMsg{key: k, step: step, err: err}
+	}
+}
+
+// onReadBack keeps a step read back.
+func (a *App) onReadBack(m readBackMsg) {
+	if a.readBack == nil {
+		a.readBack = map[readBackKey]*readBackMsg{}
+	}
+	a.readBack[m.key] = &m
+	a.panelCache = panelCache{}
+}
