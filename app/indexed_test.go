@@ -81,8 +81,8 @@ func TestCheckpointEvery(t *testing.T) {
 	}{
 		{0, 180, replay.DefaultCheckpointEvery},
 		{1 << 20, 180, replay.DefaultCheckpointEvery},
-		{126_000_000, 180, 14583},
-		{181_000_000, 181, 20833},
+		{126_000_000, 180, replay.DefaultCheckpointEvery},
+		{1_000_000_000, 180, 21701},
 		{126_000_000, 0, replay.DefaultCheckpointEvery},
 	} {
 		if got := checkpointEvery(c.size, c.per); got != c.want {
