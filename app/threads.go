@@ -77,7 +77,7 @@ func SelectThread(ts *fold.Threads, src *Source, id string) (*fold.Thread, error
 				ids = append(ids, fmt.Sprintf("and %d more", ts.Len()-10))
 				break
 			}
-			ids = append(ids, th.Key())
+			ids = append(ids, OneLine(th.Key()))
 		}
 		if len(ids) == 0 {
 			return nil, BadInput(fmt.Errorf("--thread %s: %s holds no thread", id, src.Name()))
@@ -86,7 +86,7 @@ func SelectThread(ts *fold.Threads, src *Source, id string) (*fold.Thread, error
 	}
 	var files []string
 	for _, th := range found {
-		files = append(files, th.Source)
+		files = append(files, OneLine(th.Source))
 	}
 	return nil, BadInput(fmt.Errorf("--thread %s: the thread is in %d files (%s): open one of them", id, len(found), strings.Join(files, ", ")))
 }
@@ -94,7 +94,7 @@ func SelectThread(ts *fold.Threads, src *Source, id string) (*fold.Thread, error
 // NoteSkipped tells on w what a folder held that was not opened.
 func NoteSkipped(w io.Writer, skipped []Skipped) {
 	for _, s := range skipped {
-		fmt.Fprintf(w, "agentwatch: skipped %s: %s\n", s.Path, s.Reason)
+		fmt.Fprintf(w, "agentwatch: skipped %s: %s\n", OneLine(s.Path), OneLine(s.Reason))
 	}
 }
 

@@ -395,3 +395,20 @@ func TestThousandLogFolder(t *testing.T) {
 		}
 	}
 }
+
+// Thread ids and file names come from outside: no escape sequence of
+// theirs reaches the terminal, in the output or in an error.
+func TestHostileThreadIDs(t *testing.T) {
+	dir := t.TempDir()
+	id := "evil\x1b]52;c;aGk=\x07\x1b[2J\u009b31m"
+	log := `{"type":"RUN_STARTED","threadId":"` + strings.ReplaceAll(strings.ReplaceAll(id, "\x1b", `\u001b`), "\x07", `\u0007`) + `","runId":"r"}` + "\n" +
+		`{"type":"RUN_FINISHED","threadId":"x","runId":"q"}` + "\n"
+	path := writeFile(t, dir, "log.jsonl", []byte(log))
+	writeFile(t, dir, "bad\x1b[2Jname.txt", []byte("not a log"))
+	for _, args := range [][]string{{"threads", path}, {"threads", dir}, {"fold", "--thread", "nope", path}, {"steps", path}, {"validate", path}} {
+		_, out, errOut := runCLI(t, nil, args...)
+		if strings.ContainsAny(out+errOut, "\x1b\x07\u009b") {
+			t.Errorf("%v printed an escape:\nout %q\nerr %q", args, out, errOut)
+		}
+	}
+}
