@@ -231,19 +231,13 @@ func runRightLayout(rows []RunRow, width int) runRight {
 // runGuideCells is how many cells of a line guides may take.
 func runGuideCells(width int) int { return max(0, width-runGuideKeep) &^ 1 }
 
-// runStatusMark is a run's status glyph and colour.
+// runStatusMark is a run's status glyph and colour: a step's, but a
+// running run is a full dot (a step's half dot says it is under way).
 func runStatusMark(s model.Status) (string, string) {
-	switch s {
-	case model.StatusCompleted:
-		return "✓", tlGreen
-	case model.StatusFailed:
-		return "✗", tlRed
-	case model.StatusRunning:
+	if s == model.StatusRunning {
 		return "●", tlYellow
-	case model.StatusCancelled:
-		return "⊘", tlDim
 	}
-	return "○", tlDim
+	return stepGlyph(s)
 }
 
 // runNoteText is what row i says after its id: a failed run's error (or
