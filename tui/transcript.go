@@ -32,12 +32,19 @@ type Transcript struct {
 	// follow pins the view to the bottom. When it is off, the first visible
 	// row is line topOff of the item topSeq: anchoring to an item rather than
 	// a row number keeps the view still while items are appended or stream.
-	follow bool
-	topSeq uint64
-	topOff int
+	follow  bool
+	topSeq  uint64
+	topPart int
+	topOff  int
 
 	expanded map[uint64]bool
-	cache    map[uint64]*renderedItem
+	cache    map[trKey]*renderedItem
+
+	// entries is the virtual list when an item has a long text drawn in
+	// parts (nil when the items are the list), and parts where each such
+	// text is cut (transcript_parts.go).
+	entries []trEntry
+	parts   map[uint64]*trParts
 
 	// markdown turns message text into trStyled text wrapped to width cells;
 	// tests replace it to count calls.
@@ -46,8 +53,8 @@ type Transcript struct {
 
 	// renders counts items rendered (cache misses), for tests.
 	renders int
-	// rows is which item each row of the last View shows (-1 for none),
-	// and rowLine which line of that item.
+	// rows is which entry each row of the last View shows (-1 for none),
+	// and rowLine which line of that entry.
 	rows    []int
 	rowLine []int
 
@@ -60,7 +67,7 @@ func NewTranscript() *Transcript {
 	t := &Transcript{
 		follow:   true,
 		expanded: map[uint64]bool{},
-		cache:    map[uint64]*renderedItem{},
+		cache:    map[trKey]*renderedItem{},
 	}
 	t.markdown = t.glamour.render
 	return t
@@ -76,11 +83,13 @@ func (t *Transcript) SetItems(items []*model.Item, steps []*model.Step) {
 	// Drop renderings of items no longer shown (a replay seeked back), but
 	// only when the cache has clearly outgrown the list: a scan per batch
 	// would cost more than the memory.
-	if len(t.cache) > 2*len(items)+64 {
-		keep := make(map[uint64]*renderedItem, len(items))
-		for _, it := range items {
-			if r, ok := t.cache[it.Seq]; ok {
-				keep[it.Seq] = r
+	t.index()
+	if len(t.cache) > 2*t.count()+64 {
+		keep := make(map[trKey]*renderedItem, t.count())
+		for e := range t.count() {
+			k := t.keyOf(e)
+			if r, ok := t.cache[k]; ok {
+				keep[k] = r
 			}
 		}
 		t.cache = keep
@@ -121,25 +130,26 @@ func (t *Transcript) ToggleExpanded(seq uint64) {
 	} else {
 		t.expanded[seq] = true
 	}
+	t.index()
 }
 
 // ItemAt returns the item shown at row of the last View (0 is the top), for
 // mouse clicks; ok is false for a row below the last item or out of range.
 func (t *Transcript) ItemAt(row int) (seq uint64, ok bool) {
-	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= len(t.items) {
+	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= t.count() {
 		return 0, false
 	}
-	return t.items[t.rows[row]].Seq, true
+	return t.items[t.entry(t.rows[row]).item].Seq, true
 }
 
 // CardAt returns the current step of the computer card shown at row of the
 // last View (0 is the top), as an index into the steps given to SetItems,
 // for a click or Enter on the card; ok is false for a row outside a card.
 func (t *Transcript) CardAt(row int) (step int, ok bool) {
-	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= len(t.items) {
+	if row < 0 || row >= len(t.rows) || t.rows[row] < 0 || t.rows[row] >= t.count() {
 		return 0, false
 	}
-	r, found := t.cache[t.items[t.rows[row]].Seq]
+	r, found := t.cache[t.keyOf(t.rows[row])]
 	if !found || r.cardRows == 0 || r.width != t.width {
 		return 0, false
 	}
@@ -156,7 +166,7 @@ func (t *Transcript) CardAt(row int) (step int, ok bool) {
 // renders nothing but what ends up visible; a jump of up to a few screens
 // measures the items it passes, so the rows move exactly.
 func (t *Transcript) ScrollBy(rows int) {
-	if rows == 0 || len(t.items) == 0 || t.width <= 0 || t.height <= 0 {
+	if rows == 0 || t.count() == 0 || t.width <= 0 || t.height <= 0 {
 		return
 	}
 	idx, off := t.top()
@@ -181,16 +191,16 @@ func (t *Transcript) ScrollBy(rows int) {
 	if off < 0 {
 		off = 0
 	}
-	for idx < len(t.items) && off >= height(idx) {
+	for idx < t.count() && off >= height(idx) {
 		off -= height(idx)
 		idx++
 	}
-	if idx >= len(t.items) {
+	if idx >= t.count() {
 		t.follow = true
 		return
 	}
 	t.follow = false
-	t.topSeq, t.topOff = t.items[idx].Seq, off
+	t.anchor(idx, off)
 	if t.fitsBelow(idx, off) {
 		t.follow = true
 	}
@@ -204,7 +214,7 @@ func (t *Transcript) ScrollTo(seq uint64) {
 		return
 	}
 	t.follow = false
-	t.topSeq, t.topOff = seq, 0
+	t.anchor(idx, 0)
 	if t.width > 0 && t.height > 0 && t.fitsBelow(idx, 0) {
 		t.follow = true
 	}
@@ -237,7 +247,7 @@ func (t *Transcript) View() []string {
 			idx, off = t.bottomTop()
 		}
 	}
-	for i := idx; i < len(t.items) && len(out) < t.height; i++ {
+	for i := idx; i < t.count() && len(out) < t.height; i++ {
 		ls := t.lines(i)
 		first := 0
 		if i == idx {
@@ -259,13 +269,26 @@ func (t *Transcript) View() []string {
 	return out
 }
 
-// top resolves the scroll anchor to an item index and a line within it.
+// top resolves the scroll anchor to an entry index and a line within it.
 func (t *Transcript) top() (idx, off int) {
 	idx = t.indexOf(t.topSeq)
 	if idx < 0 {
 		return 0, 0
 	}
+	// The part anchored, or the item's last when it has fewer parts now.
+	for p := t.topPart; p > 0 && idx+1 < t.count(); p-- {
+		if next := t.entry(idx + 1); next.item != t.entry(idx).item {
+			break
+		}
+		idx++
+	}
 	return idx, max(0, min(t.topOff, len(t.lines(idx))-1))
+}
+
+// anchor makes line off of entry idx the top of the view.
+func (t *Transcript) anchor(idx, off int) {
+	e := t.entry(idx)
+	t.topSeq, t.topPart, t.topOff = t.items[e.item].Seq, e.part, off
 }
 
 // bottomTop is the anchor that shows the last row at the bottom of the view
@@ -273,7 +296,7 @@ func (t *Transcript) top() (idx, off int) {
 // items upwards from the last until the view is full.
 func (t *Transcript) bottomTop() (idx, off int) {
 	need := t.height
-	for i := len(t.items) - 1; i >= 0; i-- {
+	for i := t.count() - 1; i >= 0; i-- {
 		h := len(t.lines(i))
 		if h >= need {
 			return i, h - need
@@ -287,7 +310,7 @@ func (t *Transcript) bottomTop() (idx, off int) {
 // fit in the view, that is, the bottom is visible from there.
 func (t *Transcript) fitsBelow(idx, off int) bool {
 	rest := -off
-	for i := idx; i < len(t.items); i++ {
+	for i := idx; i < t.count(); i++ {
 		rest += len(t.lines(i))
 		if rest > t.height {
 			return false
@@ -296,10 +319,19 @@ func (t *Transcript) fitsBelow(idx, off int) bool {
 	return true
 }
 
-// indexOf finds the item with sequence number seq. Items come from the fold
-// in Seq order, so a binary search finds it; a scan covers callers that
-// pass another order.
+// indexOf finds the first entry of the item with sequence number seq.
 func (t *Transcript) indexOf(seq uint64) int {
+	i := t.itemIndex(seq)
+	if i < 0 || t.entries == nil {
+		return i
+	}
+	return sort.Search(len(t.entries), func(e int) bool { return t.entries[e].item >= i })
+}
+
+// itemIndex finds the item with sequence number seq. Items come from the
+// fold in Seq order, so a binary search finds it; a scan covers callers
+// that pass another order.
+func (t *Transcript) itemIndex(seq uint64) int {
 	n := len(t.items)
 	i := sort.Search(n, func(i int) bool { return t.items[i].Seq >= seq })
 	if i < n && t.items[i].Seq == seq {

@@ -24,6 +24,19 @@ const transcriptGutter = 7
 // author gets a line of its own and everything starts at column 0.
 const transcriptGutterMin = 32
 
+// trKey names what a rendering is of: an item, and the part of its text
+// (0 for an item drawn whole).
+type trKey struct {
+	seq  uint64
+	part int
+}
+
+// keyOf is the cache key of entry e.
+func (t *Transcript) keyOf(e int) trKey {
+	en := t.entry(e)
+	return trKey{seq: t.items[en.item].Seq, part: en.part}
+}
+
 // renderedItem is an item's rows for one width, and what they depend on.
 type renderedItem struct {
 	version  uint64
@@ -59,9 +72,11 @@ func (t *Transcript) stepIndex(it *model.Item) int {
 	return -1
 }
 
-// lines returns the rows of item i at the current width, from the cache
+// lines returns the rows of entry e at the current width, from the cache
 // when the item, its step and its expansion have not changed.
-func (t *Transcript) lines(i int) []string {
+func (t *Transcript) lines(e int) []string {
+	en := t.entry(e)
+	i := en.item
 	it := t.items[i]
 	var stepSeq uint64
 	if s := t.stepOf(it); s != nil {
@@ -69,11 +84,12 @@ func (t *Transcript) lines(i int) []string {
 	}
 	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
 	card := t.cardOf(i)
-	if r, ok := t.cache[it.Seq]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
+	key := trKey{seq: it.Seq, part: en.part}
+	if r, ok := t.cache[key]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
 		return r.lines
 	}
 	t.renders++
-	ls := t.render(it, exp)
+	ls := t.render(it, exp, en.part)
 	if len(ls) == 0 {
 		ls = []string{strings.Repeat(" ", t.width)}
 	}
@@ -87,29 +103,36 @@ func (t *Transcript) lines(i int) []string {
 		}
 		r.cardRows, r.cardStep = len(cl), card.step
 	}
-	t.cache[it.Seq] = r
+	t.cache[key] = r
 	return r.lines
 }
 
-// heightOf is item i's height at the current width without rendering it:
+// heightOf is entry e's height at the current width without rendering it:
 // cached, exact for the one-line kinds, estimated for the rest.
-func (t *Transcript) heightOf(i int) int {
+func (t *Transcript) heightOf(e int) int {
+	en := t.entry(e)
+	i := en.item
 	it := t.items[i]
-	if r, ok := t.cache[it.Seq]; ok && r.width == t.width && r.version == it.Version {
+	if r, ok := t.cache[trKey{seq: it.Seq, part: en.part}]; ok && r.width == t.width && r.version == it.Version {
 		return len(r.lines)
 	}
 	w := t.width
+	text, first, _ := t.partText(it, en.part)
+	head := 0
+	if first {
+		head = 1
+	}
 	switch it.Kind {
 	case model.ItemMessage:
 		g, _ := t.gutter()
-		return 1 + trEstimate(it.Text, w-g)
+		return head + trEstimate(text, w-g)
 	case model.ItemReasoning:
 		if t.expanded[it.Seq] {
 			g, _ := t.gutter()
-			return 1 + trEstimate(it.Text, w-g-2)
+			return head + trEstimate(text, w-g-2)
 		}
 	case model.ItemError, model.ItemDiagnostic:
-		return trEstimate(it.Text, w-2)
+		return trEstimate(text, w-2)
 	case model.ItemToolCall:
 		if t.replies.owner(i) >= 0 {
 			// Most replies with tool calls have a card: guess the full one.
@@ -144,15 +167,16 @@ func (t *Transcript) gutter() (int, bool) {
 const transcriptPlanRows = 12
 
 // render draws one item; every line is exactly t.width cells.
-func (t *Transcript) render(it *model.Item, expanded bool) []string {
+func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 	w := t.width
 	g, _ := t.gutter()
 	pad := strings.Repeat(" ", g)
+	text, first, _ := t.partText(it, part)
 	switch it.Kind {
 	case model.ItemMessage:
-		return t.renderMessage(it)
+		return t.renderMessage(it, text, first)
 	case model.ItemReasoning:
-		return trReasoning(it, w, pad, expanded)
+		return trReasoning(text, first, w, pad, expanded)
 	case model.ItemToolCall:
 		if s := t.stepOf(it); s != nil {
 			return []string{pad + StepRow(s, w-g)}
@@ -161,13 +185,19 @@ func (t *Transcript) render(it *model.Item, expanded bool) []string {
 	case model.ItemRun:
 		return []string{trRunSeparator(it, runNoteOf(t.runs, it), w)}
 	case model.ItemError:
+		if !first {
+			return trWrapRows(Plain(text), w, tlRed)
+		}
 		head := "✗ error"
 		if it.Name != "" {
 			head += " " + trOneLine(it.Name)
 		}
-		return trWrapRows(head+": "+Plain(it.Text), w, tlRed)
+		return trWrapRows(head+": "+Plain(text), w, tlRed)
 	case model.ItemDiagnostic:
-		return trWrapRows("⚠ "+Plain(it.Text), w, tlRed)
+		if !first {
+			return trWrapRows(Plain(text), w, tlRed)
+		}
+		return trWrapRows("⚠ "+Plain(text), w, tlRed)
 	case model.ItemPlan:
 		// The plan as a checklist: it is replaced as the agent works.
 		if lines := PlanLines(it.Data, w-g, transcriptPlanRows); lines != nil {
@@ -183,25 +213,28 @@ func (t *Transcript) render(it *model.Item, expanded bool) []string {
 
 // renderMessage draws a message: a blank line, then the author in the gutter
 // beside the markdown of its text.
-func (t *Transcript) renderMessage(it *model.Item) []string {
+func (t *Transcript) renderMessage(it *model.Item, text string, first bool) []string {
 	w := t.width
 	g, ownLine := t.gutter()
 	label, sgr := trAuthor(it)
-	out := []string{strings.Repeat(" ", w)}
-	if ownLine {
-		out = append(out, trFitLine(trStyled(label, sgr), w))
+	var out []string
+	if first {
+		out = append(out, strings.Repeat(" ", w))
+		if ownLine {
+			out = append(out, trFitLine(trStyled(label, sgr), w))
+		}
 	}
 	var body []string
-	if text := strings.TrimSpace(Plain(it.Text)); text != "" {
+	if text := strings.TrimSpace(Plain(text)); text != "" {
 		body = trSplitMarkdown(t.markdown(text, w-g))
 	}
-	if len(body) == 0 {
+	if len(body) == 0 && first {
 		body = []string{trStyled("…", tlDim)}
 	}
 	pad := strings.Repeat(" ", g)
 	for i, l := range body {
 		prefix := pad
-		if i == 0 && !ownLine {
+		if i == 0 && first && !ownLine {
 			prefix = trStyled(label, sgr) + strings.Repeat(" ", g-ansi.StringWidth(label))
 		}
 		out = append(out, trFitLine(prefix+l, w))
@@ -226,12 +259,15 @@ func trAuthor(it *model.Item) (string, string) {
 
 // trReasoning draws reasoning collapsed to one dim line, or expanded:
 // a header line and the text wrapped below it.
-func trReasoning(it *model.Item, w int, pad string, expanded bool) []string {
-	text := strings.TrimSpace(Plain(it.Text))
+func trReasoning(text string, first bool, w int, pad string, expanded bool) []string {
 	if !expanded {
 		return []string{trDimLine(pad, "▸ thinking: "+trOneLine(text), w)}
 	}
-	out := []string{trFitLine(pad+trStyled("▾ thinking", tlDim), w)}
+	text = strings.TrimSpace(Plain(text))
+	var out []string
+	if first {
+		out = append(out, trFitLine(pad+trStyled("▾ thinking", tlDim), w))
+	}
 	inner := max(w-len(pad)-2, 1)
 	for l := range strings.SplitSeq(ansi.Wrap(text, inner, ""), "\n") {
 		out = append(out, trFitLine(pad+"  "+trStyled(l, "2;3"), w))
@@ -305,16 +341,21 @@ func trWrapRows(text string, w int, sgr string) []string {
 	return out
 }
 
-// trOneLine is s made safe and flat: no escapes or controls, breaks as spaces.
+// trOneLine is s made safe and flat: no escapes or controls, breaks as
+// spaces. A line shows at most a few hundred cells, so only the head of a
+// long text is looked at.
 func trOneLine(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\t' || r == '\r' {
 			return ' '
 		}
 		return r
-	}, Plain(s))
+	}, Plain(trHead(s, trOneLineMax)))
 	return strings.TrimSpace(s)
 }
+
+// trOneLineMax is how many bytes of a text a one-line summary looks at.
+const trOneLineMax = 4 << 10
 
 // trDimLine is one dim line of plain text after pad, cut with "…" when it
 // is longer than the width.
