@@ -258,17 +258,19 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case recordsMsg:
 		a.heard = a.now()
-		for _, b := range msg {
+		now, rest := cutRecords(msg, foldSlice)
+		for _, b := range now {
 			if _, err := a.fold.Apply(b...); err != nil {
 				a.err = err
 			}
 		}
 		a.refresh()
-		return a, a.pump()
+		return a, a.then(rest, rest != nil)
 	case batchesMsg:
 		a.heard = a.now()
-		a.onBatches(msg)
-		return a, a.pump()
+		now, rest := cutBatches(msg, foldSlice)
+		a.onBatches(now)
+		return a, a.then(rest, rest != nil)
 	case recordsDoneMsg:
 		a.done = true
 		if a.threads != nil {
