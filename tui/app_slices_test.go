@@ -146,4 +146,3 @@ func TestAppFoldsABurstInSlices(t *testing.T) {
 		t.Errorf("the second Update folded into %d items, want %d", got, foldSlice)
 	}
 }
-
