@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/tui"
 )
@@ -70,12 +72,9 @@ func (o *Options) keys() io.Reader {
 // a pipe or a file gets lines instead.
 func (o *Options) screen() bool { return IsTerminal(o.Stdout) }
 
-// IsTerminal reports whether w is a terminal.
+// IsTerminal reports whether w is a terminal: a file that answers the
+// terminal's own request, not any character device (/dev/null is one).
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(f.Fd())
 }
