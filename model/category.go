@@ -33,28 +33,36 @@ func ParseCategory(s string) (Category, bool) {
 	return "", false
 }
 
-// verbs are the present and past forms shown in a step label.
-var verbs = map[Category][2]string{
-	CategoryRead:       {"Reading", "Read"},
-	CategoryEdit:       {"Editing", "Edited"},
-	CategoryDelete:     {"Deleting", "Deleted"},
-	CategoryMove:       {"Moving", "Moved"},
-	CategorySearch:     {"Searching", "Searched"},
-	CategoryExecute:    {"Running command", "Ran command"},
-	CategoryThink:      {"Thinking", "Thought"},
-	CategoryFetch:      {"Fetching", "Fetched"},
-	CategorySwitchMode: {"Switching mode", "Switched mode"},
+// verbs are the forms of a step label's verb: while the step runs, once it
+// completed, when it failed and when it was cancelled.
+var verbs = map[Category][4]string{
+	CategoryRead:       {"Reading", "Read", "Read failed", "Read cancelled"},
+	CategoryEdit:       {"Editing", "Edited", "Edit failed", "Edit cancelled"},
+	CategoryDelete:     {"Deleting", "Deleted", "Delete failed", "Delete cancelled"},
+	CategoryMove:       {"Moving", "Moved", "Move failed", "Move cancelled"},
+	CategorySearch:     {"Searching", "Searched", "Search failed", "Search cancelled"},
+	CategoryExecute:    {"Running command", "Ran command", "Command failed", "Command cancelled"},
+	CategoryThink:      {"Thinking", "Thought", "Thinking failed", "Thinking cancelled"},
+	CategoryFetch:      {"Fetching", "Fetched", "Fetch failed", "Fetch cancelled"},
+	CategorySwitchMode: {"Switching mode", "Switched mode", "Mode switch failed", "Mode switch cancelled"},
 }
 
-// Verb returns the category's verb phrase, present tense while the step
-// runs and past tense once it is done.
-func (c Category) Verb(done bool) string {
+// Verb returns the category's verb phrase for a step in status s: present
+// tense while it runs, past tense once it completed, and saying so when it
+// failed or was cancelled ("Delete failed"), so that a label never reads
+// as a success that did not happen. It is "" for a category without one.
+func (c Category) Verb(s Status) string {
 	v, ok := verbs[c]
 	if !ok {
 		return ""
 	}
-	if done {
+	switch s {
+	case StatusCompleted:
 		return v[1]
+	case StatusFailed:
+		return v[2]
+	case StatusCancelled:
+		return v[3]
 	}
 	return v[0]
 }

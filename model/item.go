@@ -151,20 +151,31 @@ type Diff struct {
 func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * time.Millisecond }
 
 // Label is the step as a short phrase: the verb for its category (present
-// tense while running, past when done) and its location, or "Using <tool>"
-// for a step of category other. A step with a Title shows it where the
-// label would say less: after the verb when there is no location, and
-// instead of "Using <tool>".
+// tense while running, past when completed, "Delete failed", "Command
+// failed (exit 1)", "Move cancelled" when it did not succeed) and its
+// location, or "Using <tool>" for a step of category other. A step with a
+// Title shows it where the label would say less: after the verb when there
+// is no location, and instead of "Using <tool>".
 func (s *Step) Label() string {
-	done := s.Status.Done()
-	verb := s.Category.Verb(done)
+	verb := s.Category.Verb(s.Status)
+	if s.Category == CategoryExecute && s.Status == StatusFailed && s.ExitCode != nil && *s.ExitCode != 0 {
+		verb += " (exit " + strconv.Itoa(*s.ExitCode) + ")"
+	}
 	if verb == "" {
-		if s.Title != "" {
+		switch {
+		case s.Status == StatusFailed && s.Title != "":
+			return "Failed · " + s.Title
+		case s.Status == StatusCancelled && s.Title != "":
+			return "Cancelled · " + s.Title
+		case s.Title != "":
 			return s.Title
-		}
-		if done {
+		case s.Status == StatusFailed:
+			verb = s.ToolName + " failed"
+		case s.Status == StatusCancelled:
+			verb = s.ToolName + " cancelled"
+		case s.Status == StatusCompleted:
 			verb = "Used " + s.ToolName
-		} else {
+		default:
 			verb = "Using " + s.ToolName
 		}
 	}

@@ -3,6 +3,7 @@ package model
 import "testing"
 
 func TestStepLabel(t *testing.T) {
+	one := 1
 	for _, tc := range []struct {
 		s    Step
 		want string
@@ -10,7 +11,13 @@ func TestStepLabel(t *testing.T) {
 		{Step{Category: CategoryRead, Location: "a.go", Status: StatusRunning}, "Reading · a.go"},
 		{Step{Category: CategoryExecute, Status: StatusCompleted}, "Ran command"},
 		{Step{Category: CategoryOther, ToolName: "shot", Status: StatusRunning}, "Using shot"},
-		{Step{Category: CategoryOther, ToolName: "shot", Status: StatusFailed}, "Used shot"},
+		{Step{Category: CategoryOther, ToolName: "shot", Status: StatusFailed}, "shot failed"},
+		{Step{Category: CategoryOther, ToolName: "shot", Title: "Screenshot", Status: StatusCancelled}, "Cancelled · Screenshot"},
+		// A step that did not succeed never reads as if it had.
+		{Step{Category: CategoryDelete, Location: "build", Status: StatusFailed}, "Delete failed · build"},
+		{Step{Category: CategoryMove, Location: "a → b", Status: StatusCancelled}, "Move cancelled · a → b"},
+		{Step{Category: CategoryExecute, Location: "make", Status: StatusFailed, ExitCode: &one}, "Command failed (exit 1) · make"},
+		{Step{Category: CategoryExecute, Location: "make", Status: StatusFailed}, "Command failed · make"},
 		// A title shows where the verb and location say less.
 		{Step{Category: CategoryExecute, Title: "go test ./...", Status: StatusRunning}, "Running command · go test ./..."},
 		{Step{Category: CategoryOther, ToolName: "shot", Title: "Screenshot of Tempo", Status: StatusCompleted}, "Screenshot of Tempo"},

@@ -420,6 +420,6 @@ func ExampleStepRow() {
 	fmt.Printf("%q\n", visible(StepRow(s, 46)))
 	fmt.Printf("%q\n", visible(StepRow(s, 24)))
 	// Output:
-	// "✗ ❯ Ran command · go test ./...  exit 2 · 1.2s"
-	// "✗ ❯ Ran command · go te…"
+	// "✗ ❯ Command failed (exit 2) · go test ./… 1.2s"
+	// "✗ ❯ Command failed… 1.2s"
 }

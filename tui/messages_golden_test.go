@@ -59,7 +59,7 @@ func TestMessagesGolden(t *testing.T) {
 		{"aisdk-coding-agent.json", sources.MessagesAISDK, "aisdk-coding-agent.golden", map[int][]string{
 			0: {" 1 package api", "func (s *Server) Health("},
 			1: {"$ go test ./internal/api/...", "--- FAIL: TestHealth", "step 2 of 8 · done"},
-			2: {"Edited · internal/api/health.go", "old_string not found", "step 3 of 8 · failed"},
+			2: {"Edit failed · internal/api/health.go", "old_string not found", "step 3 of 8 · failed"},
 			3: {"+++ b/internal/api/health.go", "+    if err := s.store.Open(r.Context()); err != nil {"},
 			5: {"https://pkg.go.dev/net/http#ResponseWriter", "WriteHeader sends the status line"},
 			6: {"http://localhost:8080/health", "▀", "Screenshot of http://localhost:8080/health"},

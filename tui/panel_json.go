@@ -52,8 +52,7 @@ func jsonView(s *model.Step, a stepArgs, width, height int) []string {
 // stepSummary says in one line what the step did: "Deleted internal/x.go",
 // "Moved a → b", "Mode → code", "Used <tool>", or the step's label.
 func stepSummary(s *model.Step, a stepArgs) string {
-	done := s.Status.Done()
-	verb := s.Category.Verb(done)
+	verb := s.Category.Verb(s.Status)
 	switch s.Category {
 	case model.CategoryDelete:
 		path := s.Location

@@ -148,7 +148,7 @@ func TestPanelFallbacks(t *testing.T) {
 			name: "invalid JSON args",
 			step: model.Step{Category: model.CategoryEdit, ToolName: "edit", Status: model.StatusFailed,
 				Args: `{"path": "a.go", "diff": "--- a`, Result: "bad arguments"},
-			want: []string{"Edited", "arguments (not valid JSON)", `  {"path": "a.go", "diff": "--- a`, "result", "  bad arguments"},
+			want: []string{"Edit failed", "arguments (not valid JSON)", `  {"path": "a.go", "diff": "--- a`, "result", "  bad arguments"},
 		},
 		{
 			name: "invalid JSON args of a command with output",
@@ -176,7 +176,7 @@ func TestPanelFallbacks(t *testing.T) {
 			step: model.Step{Category: model.CategoryRead, ToolName: "read_file", Status: model.StatusFailed,
 				Location: "nope.go", Args: `{"path":"nope.go"}`, ArgsJSON: json.RawMessage(`{"path":"nope.go"}`),
 				Result: "open nope.go: no such file or directory"},
-			want: []string{"Read · nope.go", "arguments", "  {", `    "path": "nope.go"`, "  }", "result",
+			want: []string{"Read failed · nope.go", "arguments", "  {", `    "path": "nope.go"`, "  }", "result",
 				"  open nope.go: no such file or directory"},
 		},
 		{

@@ -258,7 +258,9 @@ func (p *PlainPrinter) step(s *model.Step) {
 			l += " · " + plainDuration(d)
 		}
 		if s.ExitCode != nil && (*s.ExitCode != 0 || s.Status == model.StatusFailed) {
-			l += fmt.Sprintf(" · exit %d", *s.ExitCode)
+			if exit := fmt.Sprintf("exit %d", *s.ExitCode); !strings.Contains(l, "("+exit+")") {
+				l += " · " + exit
+			}
 		}
 		p.line(l)
 	}

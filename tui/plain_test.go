@@ -107,7 +107,7 @@ func TestPlainDemo(t *testing.T) {
 			t.Errorf("%s: step 1 running at %d, completed at %d", name, run, done)
 		}
 		if i := slices.IndexFunc(lines, func(l string) bool {
-			return strings.HasPrefix(l, "step ") && strings.Contains(l, " failed · ") && strings.HasSuffix(l, " · exit 1")
+			return strings.HasPrefix(l, "step ") && strings.Contains(l, " failed · ") && strings.Contains(l, "Command failed (exit 1)")
 		}); i < 0 {
 			t.Errorf("%s: no failed step with exit 1", name)
 		}
@@ -276,7 +276,7 @@ func TestPlainStepStates(t *testing.T) {
 		want: []string{"run r1 started",
 			"step 1 execute pending · Running command · go test ./...", "",
 			"step 1 execute running · Running command · go test ./...",
-			"step 1 execute failed · Ran command · go test ./... · 412ms · exit 2"},
+			"step 1 execute failed · Command failed (exit 2) · go test ./... · 412ms"},
 	}, {
 		name: "left to the client: no pending line after running",
 		log:  clientLog,

@@ -113,7 +113,8 @@ const stepRowMinLabel = 10
 // StepRow is a tool call's one-line transcript row: a status glyph (spinner-free:
 // ○ pending, ◐ running, ✓ completed green, ✗ failed red, ⊘ cancelled dim), the
 // category icon, the step label (Plain, one line), and at the right the exit code
-// when non-zero ("exit 2") and the duration ("1.2s", "340ms"), cut to width cells.
+// when non-zero and the label does not say it ("exit 2") and the duration
+// ("1.2s", "340ms"), cut to width cells.
 //
 // The row is exactly width cells (nothing for a width below 1). A label too
 // long for the row is cut with "…"; when the row is so narrow that the label
@@ -132,6 +133,9 @@ func StepRow(s *model.Step, width int) string {
 	w.put(" "+CategoryIcon(s.Category)+" ", "")
 	label := stepLabel(s)
 	exit, dur := stepResult(s)
+	if strings.Contains(label, "("+exit+")") {
+		exit = "" // the label says it: "Command failed (exit 2)"
+	}
 	rw := resultWidth(exit, dur)
 	room := w.room()
 	if rw > 0 && room-rw-1 >= min(ansi.StringWidth(label), stepRowMinLabel) {
