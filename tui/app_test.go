@@ -168,6 +168,17 @@ func TestAppGolden(t *testing.T) {
 	}
 }
 
+// send gives the App records through its open channel, as the pump would.
+func (d *demoApp) send(t testing.TB, recs []model.Record) {
+	t.Helper()
+	d.ch <- recs
+	msg := d.next()
+	if _, ok := msg.(recordsMsg); !ok {
+		t.Fatalf("pump gives %T, want recordsMsg", msg)
+	}
+	_, d.next = d.Update(msg)
+}
+
 func TestAppFollowsLive(t *testing.T) {
 	d := newDemoApp(t, 160, 48, false, AppOptions{})
 	n := len(d.fold.Steps())
@@ -177,8 +188,19 @@ func TestAppFollowsLive(t *testing.T) {
 	if d.selected != n-1 || !d.following {
 		t.Fatalf("selected %d following %v, want %d true", d.selected, d.following, n-1)
 	}
+	// Every run of the demo has finished: the source can bring more, but
+	// nothing is live.
+	if s := d.plain(); strings.Contains(s, "LIVE") || !strings.Contains(s, "◌ watching") {
+		t.Errorf("a source whose runs all finished is not shown as watching:\n%s", s)
+	}
+	// A new run starts: live again.
+	recs, err := sources.ReadAll(strings.NewReader(`{"type":"RUN_STARTED","threadId":"82397c72-6035-488c-98cd-14bf01fc91c2","runId":"r-more"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.send(t, recs)
 	if !strings.Contains(d.plain(), "● LIVE") {
-		t.Error("no ● LIVE while the channel is open")
+		t.Error("no ● LIVE while a run is open and the channel is open")
 	}
 
 	d.press("left")

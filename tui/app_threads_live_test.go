@@ -95,7 +95,8 @@ func TestThreadsAppFollow(t *testing.T) {
 	for i := 3; i < len(l.runs); i++ {
 		l.feedRuns(t, i, i+1)
 		l.shows(t, l.thread(t, i))
-		if !l.following || !strings.Contains(ansi.Strip(l.screen(t)), appLiveMark) {
+		// Its run has finished: the panel says it watches for more.
+		if !l.following || !strings.Contains(ansi.Strip(l.screen(t)), appWatchMark) {
 			t.Fatalf("run %d: the thread followed does not follow its newest step", i)
 		}
 	}

@@ -18,11 +18,13 @@ const (
 	replayFooter   = "space pause  +/- speed  ./, event  ←/→ step  [/] run  0–9 seek  c computer  ? help  q quit"
 	appWaiting     = "waiting for the agent's first step…"
 	appLiveMark    = "● LIVE"
+	appWatchMark   = "◌ watching"
 	appBackMark    = "⏭ Back to live"
 	appSideShare   = 45 // percent of the width the transcript gets side by side
 	appSheetShare  = 55 // percent of the rows the bottom sheet covers
 	sgrLive        = "\x1b[1;32m"
 	sgrBack        = "\x1b[1;33m"
+	sgrWatch       = "\x1b[2m"
 	sgrTitleFocus  = "\x1b[1;36m"
 	sgrTitleNormal = "\x1b[2m"
 )
@@ -253,7 +255,7 @@ func (a *App) panelPane(r rect) []string {
 	if a.player != nil {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
-	tl := Timeline(TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live()}, r.w)
+	tl := Timeline(TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
 	if a.done {
 		hideLiveButton(&tl)
 	}
@@ -293,6 +295,8 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 	switch {
 	case a.live():
 		mark, prefix = appLiveMark, sgrLive+appLiveMark+sgrReset+"  "
+	case a.watching():
+		mark, prefix = appWatchMark, sgrWatch+appWatchMark+sgrReset+"  "
 	case !a.done:
 		mark, prefix = appBackMark, sgrBack+appBackMark+sgrReset+"  "
 	}

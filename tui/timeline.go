@@ -44,12 +44,15 @@ type Hit struct {
 var noHit = Hit{Kind: HitNone, Step: -1}
 
 // TimelineState is what the timeline shows: the steps of the selected reply,
-// the selected one, whether play is on, and whether the panel follows live.
+// the selected one, whether play is on, whether the panel follows live, and
+// whether it follows a source whose runs have all finished (Watching: it
+// says so instead of LIVE).
 type TimelineState struct {
-	Steps   []*model.Step
-	Current int
-	Playing bool
-	Live    bool
+	Steps    []*model.Step
+	Current  int
+	Playing  bool
+	Live     bool
+	Watching bool
 }
 
 // TimelineView is a laid-out timeline: three lines (slider, chips, controls),

@@ -227,8 +227,8 @@ type controlPart struct {
 	hit  Hit
 }
 
-// controlLine draws "◀ prev   ▶ play   next ▶" and, flush right, "● LIVE" or
-// "⏭ Back to live", using the widest form that fits: narrower gaps first,
+// controlLine draws "◀ prev   ▶ play   next ▶" and, flush right, "● LIVE",
+// "◌ watching" or "⏭ Back to live", using the widest form that fits: narrower gaps first,
 // then "⏭ live", then "◀ play ▶". Buttons that would do nothing are dim but
 // still report their hit; the screen decides.
 func controlLine(s TimelineState, cur, width int, hits []Hit) string {
@@ -251,7 +251,11 @@ func controlLine(s TimelineState, cur, width int, hits []Hit) string {
 	playPart := controlPart{play, playSGR, btn(HitPlay)}
 	live := controlPart{"● LIVE", "1;32", btn(HitLive)}
 	liveShort := live
-	if !s.Live {
+	switch {
+	case s.Watching:
+		live = controlPart{"◌ watching", tlDim, btn(HitLive)}
+		liveShort = controlPart{"◌", tlDim, btn(HitLive)}
+	case !s.Live:
 		live = controlPart{"⏭ Back to live", "1;33", btn(HitLive)}
 		liveShort = controlPart{"⏭ live", "1;33", btn(HitLive)}
 	}
