@@ -3,6 +3,7 @@ package acp
 import (
 	"bytes"
 	"errors"
+	"github.com/agentwatch/agentwatch/internal/jsonwords"
 	"strings"
 
 	"github.com/go-json-experiment/json"
@@ -119,10 +120,9 @@ func MethodDirection(method string) Direction {
 	return ""
 }
 
-// cleanErr shortens the JSON library's messages to what a user needs.
-func cleanErr(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
+// cleanErr says what the JSON library found wrong in words a user reads
+// (where, what was there, what was wanted), without its Go types.
+func cleanErr(err error) string { return jsonwords.Describe(err) }
 
 func skipSpace(b []byte) int {
 	i := 0

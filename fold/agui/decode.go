@@ -3,7 +3,7 @@ package agui
 import (
 	"bytes"
 	"errors"
-	"strings"
+	"github.com/agentwatch/agentwatch/internal/jsonwords"
 	"time"
 
 	"github.com/agentwatch/agentwatch/model"
@@ -127,12 +127,9 @@ func malformed(typ string, raw []byte, msg string) *Malformed {
 	return m
 }
 
-// cleanErr shortens the JSON library's messages to what a user needs.
-func cleanErr(err error) string {
-	s := err.Error()
-	s = strings.TrimPrefix(s, "json: ")
-	return s
-}
+// cleanErr says what the JSON library found wrong in words a user reads
+// (where, what was there, what was wanted), without its Go types.
+func cleanErr(err error) string { return jsonwords.Describe(err) }
 
 // Time returns the event's own timestamp (ms since the Unix epoch), and false
 // when the event carries none.
