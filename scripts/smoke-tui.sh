@@ -5,7 +5,8 @@
 # back to live on a tailed file, help, quitting, at 160×48 and 80×24; a log
 # of three threads (the list, a thread, its run tree with a branch, back,
 # the next thread) and a folder that gets a new log while watched; an
-# ACP agent driven live (prompt, permission dialog); fails on any panic
+# ACP agent driven live (prompt, permission dialog); a 50 MB message and
+# 100,000 tool calls that q quits within a second; fails on any panic
 # output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,18 @@ quit() { # q must end the program, which ends the session
 		sleep 0.1
 	done
 	echo "smoke: q did not quit" >&2
+	exit 1
+}
+
+quit_within() { # quit_within SECONDS: q must end the program that soon
+	tmux send-keys -t "$session" q
+	local tries=$(($1 * 10))
+	for _ in $(seq "$tries"); do
+		sleep 0.1
+		tmux has-session -t "$session" 2>/dev/null || return 0
+	done
+	echo "smoke: q did not quit within $1 s" >&2
+	screen >&2
 	exit 1
 }
 
@@ -82,6 +95,29 @@ for size in 160x48 80x24; do
 	quit
 done
 
+# Hostile inputs: a 50 MB message and a log of 100,000 tool calls. The
+# screen comes up while they are read, shows the end of the message once it
+# is read, and q quits within a second at any time.
+go run ./internal/hostile/cmd/hostile -kind message -n 50000000 >"$work/message.jsonl"
+go run ./internal/hostile/cmd/hostile -kind tool-calls -n 100000 >"$work/calls.jsonl"
+run 160x48 "$work/message.jsonl"
+expect "transcript" 5
+quit_within 1
+run 160x48 "$work/message.jsonl"
+expect "para" 60
+tmux send-keys -t "$session" v
+sleep 0.2
+tmux resize-window -t "$session" -x 100 -y 30
+expect "para" 5
+quit_within 1
+run 160x48 "$work/calls.jsonl"
+expect "transcript" 5
+sleep 0.5
+quit_within 1
+run 80x24 "$work/calls.jsonl"
+expect "of 100000" 60
+quit_within 1
+
 # tail: events appended to a growing log reach the screen at once: the
 # first step's label shows within a second of being written, with LIVE.
 log=$work/growing.jsonl
@@ -93,11 +129,12 @@ expect "ls -la" 1
 expect "LIVE" 2
 tail -n +53 assets/demo.jsonl | while IFS= read -r line; do printf '%s\n' "$line" >>"$log"; done
 expect "step 30 of 30" 10
-# An older step stops following; L goes back to live.
+# An older step stops following; L goes back to following the newest. The
+# demo's runs have all finished, so the panel says it is watching for more.
 tmux send-keys -t "$session" Left
 expect "Back to live"
 tmux send-keys -t "$session" L
-expect "LIVE"
+expect "◌ watching"
 quit
 
 # threads: a log of three threads opens on the thread list, newest activity
