@@ -26,7 +26,7 @@ func (f *Fold) applyACP(c *ctx, rec *model.Record) error {
 		if typ == "" {
 			typ = "message"
 		}
-		f.diagnose(c, ev.Type, RuleMalformed, fmt.Sprintf("%s: %v", typ, ev.Err))
+		f.diagnose(c, ev.Type, RuleMalformed, say("%s: %v", typ, ev.Err))
 	case acp.Update:
 		if err := f.acpSession(c, ev.EventType(), ev.Session()); err != nil {
 			return err
@@ -43,7 +43,7 @@ func (f *Fold) applyACP(c *ctx, rec *model.Record) error {
 	case *acp.Notification:
 		// Another notification ($/cancel_request, an extension): nothing to show.
 	default:
-		f.diagnose(c, rec.Event.EventType(), RuleUnreadable, fmt.Sprintf("not an ACP message (%s)", rec.Event.EventType()))
+		f.diagnose(c, rec.Event.EventType(), RuleUnreadable, say("not an ACP message (%s)", rec.Event.EventType()))
 	}
 	return nil
 }
@@ -62,7 +62,7 @@ func (f *Fold) acpSession(c *ctx, typ, id string) error {
 		}
 		return nil
 	}
-	msg := fmt.Sprintf("message is for session '%s' but this fold shows session '%s'; it was not applied", id, a.Session.ID)
+	msg := say("message is for session '%s' but this fold shows session '%s'; it was not applied", id, a.Session.ID)
 	f.diagnose(c, typ, RuleACPSession, msg)
 	return fmt.Errorf("record #%d: %w: %s", c.seq, ErrCorrelation, msg)
 }
@@ -98,7 +98,7 @@ func (f *Fold) acpUpdate(c *ctx, u acp.Update) {
 	case *acp.UsageUpdate:
 		f.acpUsage(e)
 	case *acp.UnknownUpdate:
-		f.warn(c, e.Kind, fmt.Sprintf("unknown session update '%s' kept as is", e.Kind))
+		f.warn(c, e.Kind, say("unknown session update '%s' kept as is", e.Kind))
 		f.acpEndMessage(c)
 		f.st.Display.add(c, &f.st, &model.Item{ID: e.Kind, Kind: model.ItemUnknown, Status: model.StatusCompleted, Name: e.Kind, Data: limitData(e.Raw)})
 	}
@@ -136,7 +136,7 @@ func (f *Fold) acpRequest(c *ctx, r acp.Request) error {
 	key := pendingKey(dir, b.ID)
 	a := &f.st.ACP
 	if _, dup := a.Pending[key]; dup {
-		f.warn(c, b.Method, fmt.Sprintf("request id %s is already in flight; the earlier request will get no answer", b.ID.Raw()))
+		f.warn(c, b.Method, say("request id %s is already in flight; the earlier request will get no answer", b.ID.Raw()))
 	}
 	req := acpRequest{Method: b.Method}
 	switch e := r.(type) {
@@ -175,7 +175,7 @@ func (f *Fold) acpResponse(c *ctx, r *acp.Response) error {
 		}
 	}
 	if key == "" {
-		f.diagnose(c, acp.TypeResponse, RuleACPResponse, fmt.Sprintf("response to request id %s, which is not in flight; it was not applied", r.ID.Raw()))
+		f.diagnose(c, acp.TypeResponse, RuleACPResponse, say("response to request id %s, which is not in flight; it was not applied", r.ID.Raw()))
 		return nil
 	}
 	req := a.Pending[key]

@@ -92,7 +92,7 @@ func (c *chunkState) resolveLane(kind laneKind, id agui.OptString, tag agui.OptS
 		for _, l := range c.Lanes {
 			if l.Kind == kind && l.ID == id.Value {
 				if tag.IsSet() && tag.Value != l.Owner {
-					return "", fmt.Errorf("cannot continue %s '%s': chunk subagentRunId '%s' does not match the open stream's subagent '%s'", entity, id.Value, tag.Value, ownerName(l.Owner))
+					return "", sayErr("cannot continue %s '%s': chunk subagentRunId '%s' does not match the open stream's subagent '%s'", entity, id.Value, tag.Value, ownerName(l.Owner))
 				}
 				return l.Owner, nil
 			}
@@ -204,7 +204,7 @@ func agree(entity, id, field string, incoming agui.OptString, established string
 	if has {
 		est = "'" + established + "'"
 	}
-	return fmt.Errorf("cannot continue %s '%s': chunk %s '%s' does not match the open stream's %s %s", entity, id, field, incoming.Value, field, est)
+	return sayErr("cannot continue %s '%s': chunk %s '%s' does not match the open stream's %s %s", entity, id, field, incoming.Value, field, est)
 }
 
 func (c *chunkState) textChunk(e *agui.TextMessageChunk) ([]agui.Event, error) {

@@ -158,16 +158,16 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 		f.diagnose(c, "", RuleUnreadable, ev.Reason)
 		return nil
 	case *agui.Malformed:
-		f.diagnose(c, ev.Type, RuleMalformed, fmt.Sprintf("%s: %v", ev.Type, ev.Err))
+		f.diagnose(c, ev.Type, RuleMalformed, say("%s: %v", ev.Type, ev.Err))
 		return nil
 	case *agui.Unknown:
-		f.warn(c, ev.Type, fmt.Sprintf("unknown event type '%s' kept as is", ev.Type))
+		f.warn(c, ev.Type, say("unknown event type '%s' kept as is", ev.Type))
 		f.st.Display.add(c, &f.st, &model.Item{ID: ev.Type, Kind: model.ItemUnknown, Status: model.StatusCompleted, Name: ev.Type, Data: limitData(rec.Raw)})
 		return nil
 	}
 	ev, ok := rec.Event.(agui.Event)
 	if !ok {
-		f.diagnose(c, rec.Event.EventType(), RuleUnreadable, fmt.Sprintf("not an AG-UI event (%s)", rec.Event.EventType()))
+		f.diagnose(c, rec.Event.EventType(), RuleUnreadable, say("not an AG-UI event (%s)", rec.Event.EventType()))
 		return nil
 	}
 	if err := f.correlate(c, ev); err != nil {
@@ -196,7 +196,7 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 		if _, snap := e.(*agui.StateSnapshot); snap {
 			f.flushPatches() // a failing delta before a snapshot still warns
 		}
-		f.st.Reduce.apply(c.seq, e, func(format string, args ...any) { f.warn(c, e.EventType(), fmt.Sprintf(format, args...)) })
+		f.st.Reduce.apply(c.seq, e, func(format string, args ...any) { f.warn(c, e.EventType(), say(format, args...)) })
 		f.st.Display.apply(c, &f.st, e, f.opts.ToolKinds)
 	}
 	return nil
@@ -220,7 +220,7 @@ func (f *Fold) correlate(c *ctx, ev agui.Event) error {
 	if thread == f.st.ThreadID {
 		return nil
 	}
-	msg := fmt.Sprintf("event is for thread '%s' but this fold shows thread '%s'; it was not applied", thread, f.st.ThreadID)
+	msg := say("event is for thread '%s' but this fold shows thread '%s'; it was not applied", thread, f.st.ThreadID)
 	f.diagnose(c, ev.EventType(), RuleCorrelation, msg)
 	return fmt.Errorf("record #%d: %w: %s", c.seq, ErrCorrelation, msg)
 }

@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -268,7 +267,7 @@ func (t *Threads) route(src *sourceRoute, rec *model.Record) (*Thread, *Diagnost
 		th := t.thread(src, ev.ThreadID)
 		var note *Diagnostic
 		if src.open != nil && src.open != th {
-			note = &Diagnostic{Seq: rec.Seq, Type: ev.EventType(), Rule: RuleThreadOverlap, Message: fmt.Sprintf(
+			note = &Diagnostic{Seq: rec.Seq, Type: ev.EventType(), Rule: RuleThreadOverlap, Message: say(
 				"run '%s' of thread '%s' started while run '%s' of thread '%s' was still open; the events that follow belong to thread '%s'",
 				ev.RunID, ev.ThreadID, src.openRun, src.open.ID, ev.ThreadID)}
 		}

@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -77,7 +76,7 @@ type violation struct {
 }
 
 func fail(rule Rule, format string, args ...any) *violation {
-	return &violation{rule: rule, msg: fmt.Sprintf(format, args...)}
+	return &violation{rule: rule, msg: say(format, args...)}
 }
 
 // ownerMismatch is rule 14: a continuation tagged with a subagent other than its opener's.
@@ -197,7 +196,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		if slices.Contains(so.Names, e.StepName) {
 			in := ""
 			if evTag.IsSet() {
-				in = fmt.Sprintf(" in subagent '%s'", evTag.Value)
+				in = say(" in subagent '%s'", evTag.Value)
 			}
 			return fail(RuleStepActive, "Step \"%s\" is already active for 'STEP_STARTED'%s", e.StepName, in)
 		}
@@ -210,11 +209,11 @@ func (v *verifyState) check(ev agui.Event) *violation {
 				if other.Owner != me && slices.Contains(other.Names, e.StepName) {
 					who := "the parent agent"
 					if me.Has {
-						who = fmt.Sprintf("subagent '%s'", me.ID)
+						who = say("subagent '%s'", me.ID)
 					}
 					where := "the parent agent"
 					if other.Owner.Has {
-						where = fmt.Sprintf("subagent '%s'", other.Owner.ID)
+						where = say("subagent '%s'", other.Owner.ID)
 					}
 					return fail(RuleStepNotStarted, "Cannot send 'STEP_FINISHED' for step \"%s\" attributed to %s: that step is open under %s. A step must be finished by whoever started it.", e.StepName, who, where)
 				}

@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -14,7 +13,7 @@ func (v *verifyState) openAtFinish() *violation {
 	for _, so := range v.Steps {
 		for _, n := range so.Names {
 			if so.Owner.Has {
-				n = fmt.Sprintf("%s (subagent '%s')", n, so.Owner.ID)
+				n = say("%s (subagent '%s')", n, so.Owner.ID)
 			}
 			parts = append(parts, n)
 		}
