@@ -472,7 +472,7 @@ func TestACPCodingSession(t *testing.T) {
 		exit   int // -1: none
 	}
 	wantSteps := []stepRow{
-		{"call-test", model.CategoryExecute, model.StatusFailed, "Ran command · `go test ./internal/schedule/`", 1},
+		{"call-test", model.CategoryExecute, model.StatusFailed, "Command failed (exit 1) · `go test ./internal/schedule/`", 1},
 		{"call-read", model.CategoryRead, model.StatusCompleted, "Read · /home/dev/tempo/internal/schedule/length.go:20", -1},
 		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · /home/dev/tempo/internal/schedule/length.go:20", -1},
 		{"call-edit", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length.go:24", -1},
@@ -482,9 +482,9 @@ func TestACPCodingSession(t *testing.T) {
 		{"call-shot", model.CategoryOther, model.StatusCompleted, "Screenshot of the Tempo window", -1},
 		{"call-think", model.CategoryThink, model.StatusCompleted, "Thought · Check edge cases", -1},
 		{"call-move", model.CategoryMove, model.StatusCompleted, "Moved · /home/dev/tempo/testdata/old.json", -1},
-		{"call-delete", model.CategoryDelete, model.StatusFailed, "Deleted · /home/dev/tempo/internal/schedule/length_old.go", -1},
+		{"call-delete", model.CategoryDelete, model.StatusFailed, "Delete failed · /home/dev/tempo/internal/schedule/length_old.go", -1},
 		{"call-ghost", model.CategoryOther, model.StatusCompleted, "Indexed the workspace", -1},
-		{"call-readme", model.CategoryRead, model.StatusCancelled, "Read · /home/dev/tempo/README.md", -1},
+		{"call-readme", model.CategoryRead, model.StatusCancelled, "Read cancelled · /home/dev/tempo/README.md", -1},
 	}
 	steps := f.Steps()
 	if len(steps) != len(wantSteps) {

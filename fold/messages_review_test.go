@@ -36,10 +36,10 @@ func TestSnapshotToolMessagesSettleSteps(t *testing.T) {
 	if len(s) != 4 {
 		t.Fatalf("%d steps, want 4", len(s))
 	}
-	if s[0].Label() != "Ran command · go test" || s[0].Status != model.StatusFailed || s[0].ExitCode == nil || *s[0].ExitCode != 1 || s[0].Result != "FAIL" {
+	if s[0].Label() != "Command failed (exit 1) · go test" || s[0].Status != model.StatusFailed || s[0].ExitCode == nil || *s[0].ExitCode != 1 || s[0].Result != "FAIL" {
 		t.Errorf("bash: %s %s %+v", s[0].Label(), s[0].Status, s[0])
 	}
-	if s[1].Status != model.StatusFailed || s[1].Result != "old_string not found" || s[1].Label() != "Edited · a.go" {
+	if s[1].Status != model.StatusFailed || s[1].Result != "old_string not found" || s[1].Label() != "Edit failed · a.go" {
 		t.Errorf("errored edit: %s %q %s", s[1].Status, s[1].Result, s[1].Label())
 	}
 	if s[2].Status != model.StatusFailed || s[2].Result != "file vanished" {
