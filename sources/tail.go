@@ -23,7 +23,8 @@ import (
 type TailEvent int
 
 const (
-	// TailWaiting: the file is not there (yet, or any more); Tail waits for it.
+	// TailWaiting: the file is not there (yet, or any more); Tail waits for
+	// it, reading on the file it had open while that still grows.
 	TailWaiting TailEvent = iota
 	// TailFollowing: the file is open and being followed.
 	TailFollowing
@@ -79,15 +80,32 @@ const tailDrainStep = 4 << 20
 // that did not make the file shorter than what was read.
 const tailHeadBytes = 256
 
+// tailMarkBytes is how many of the bytes just before the offset every read
+// reads again, to notice a truncation that the file outgrew before the tail
+// looked (see drain).
+const tailMarkBytes = 64
+
 // Tail follows path: it waits for the file, reads what is there, then follows appends
 // with fsnotify on the parent folder (or opts.Wake) plus a poll, surviving
 // truncation (start over from byte 0 and report TailTruncated), rotation and
 // delete+re-create and an editor's write-temp-then-rename (finish the old
 // file, reopen by path, report TailRotated),
-// holding a partial last line until it is complete. Records are numbered from 1
-// across the whole tail (Seq never reused, also after a restart) and sent on the
-// returned channel in batches (whatever is ready, at most one batch per 16 ms);
-// status changes go to the events channel. Cancel ctx to stop; the channels close.
+// holding a partial last line until it is complete.
+//
+// Rotation by rename loses nothing the writer writes to the old file before
+// it makes the new one: the old file is read to its end after the new one
+// is seen at the path, and is read on while no file is there (until it has
+// not grown for a poll interval). A truncation
+// is found before anything past the old offset is read, also when the file
+// has grown past it again (copytruncate): the new content is read from its
+// top, never taken for the rest of the old, so nothing is read twice; what
+// the writer added after the last read and before the truncation is lost,
+// as with copytruncate it must be (drain says what stays unseen).
+//
+// Records are numbered from 1 across the whole tail (Seq never reused, also
+// after a restart) and sent on the returned channel in batches (whatever is
+// ready, at most one batch per 16 ms); status changes go to the events
+// channel. Cancel ctx to stop; the channels close.
 //
 // The file may be JSON Lines, SSE text or a JSON array still being written
 // (an {"events":[…]} object is read as JSON Lines, that is not followed).
@@ -152,11 +170,18 @@ type tailer struct {
 	path string
 	opts TailOptions
 
-	f       *os.File
-	off     int64  // bytes of f read so far
-	head    []byte // the first bytes of f, as read
-	waiting bool   // TailWaiting was reported and the file is still missing
-	gone    bool   // a file was followed and went away: the next one is a rotation
+	f    *os.File
+	off  int64  // bytes of f read so far
+	head []byte // the first bytes of f, as read
+	// mark is the last bytes read, those just before off: a read starts
+	// with them again, and finds the file truncated when they differ.
+	mark    []byte
+	waiting bool // TailWaiting was reported and the file is still missing
+	gone    bool // a file was followed and went away: the next one is a rotation
+	// idleOff and idleSince are where the old file was and since when,
+	// while no file is at the path (see absent).
+	idleOff   int64
+	idleSince time.Time
 
 	// parse state for the current file
 	buf    []byte // bytes read but not consumed; buf[0] is at file offset base
@@ -240,6 +265,11 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 	for {
 		if t.more && len(t.pending) == 0 && len(t.ready) == 0 && t.f != nil {
 			t.drain()
+			if !t.more {
+				// At the end of the file: a replacement or a deletion
+				// seen meanwhile is acted on now.
+				t.check()
+			}
 		}
 		var sendOut chan<- B
 		var b B
@@ -310,41 +340,67 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 func (t *tailer) event(e TailEvent) { t.evq = append(t.evq, e) }
 
 // check brings the tail up to date with the file system.
+//
+// The path is looked up before the open file is read: when it names another
+// file by then, the writer had moved to it before this look (a rotation by
+// rename), so the old file, read to its end just after, has all it will get
+// from a writer that leaves it before it makes the new one.
 func (t *tailer) check() {
 	if t.f == nil {
 		t.open(false)
 		return
 	}
-	t.drain()
-	cur, err := t.f.Stat()
-	if err != nil {
-		return
-	}
-	t.size = cur.Size()
 	named, err := os.Stat(t.path)
+	if t.rewritten() {
+		t.truncated()
+	}
+	t.drain()
+	cur, serr := t.f.Stat()
+	if serr == nil {
+		t.size = cur.Size()
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		t.drain()
-		t.finish()
-		t.gone = true
-		t.waiting = true
-		t.event(TailWaiting)
-		return
-	case err != nil:
-		return
+		t.absent()
+	case err != nil || serr != nil:
 	case !os.SameFile(cur, named):
-		t.drain()
+		if !t.more { // else the rest of the old file comes first
+			t.finish()
+			t.open(true)
+		}
+	case t.waiting:
+		// The old file is at the path again (renamed back).
+		t.waiting, t.gone = false, false
+		t.event(TailFollowing)
+	}
+}
+
+// absent handles a look that finds no file at the path while the old one
+// is open. The old file stays open and is read as it grows, since its
+// writer may still hold it (a rotation renames the log, the writer writes
+// its last lines, then makes the new one); it is closed once a look finds
+// it has not grown for a poll interval, so that a deleted log's space is
+// not held for as long as the tail runs.
+func (t *tailer) absent() {
+	now := time.Now()
+	switch {
+	case !t.waiting:
+		t.waiting, t.gone = true, true
+		t.event(TailWaiting)
+		t.idleOff, t.idleSince = t.off, now
+	case t.off != t.idleOff || t.more:
+		t.idleOff, t.idleSince = t.off, now
+	case now.Sub(t.idleSince) >= t.opts.Poll:
 		t.finish()
-		t.gone = true
-		t.open(true)
-		return
 	}
-	if cur.Size() < t.off || t.rewritten() {
-		t.restart()
-		t.startOver()
-		t.event(TailTruncated)
-		t.drain()
-	}
+}
+
+// truncated starts the current file over from its top: it was truncated
+// or rewritten, and what was read of it is gone.
+func (t *tailer) truncated() {
+	t.restart()
+	t.startOver()
+	t.event(TailTruncated)
 }
 
 // open opens the file by path, reporting what happened.
@@ -382,7 +438,7 @@ func (t *tailer) finish() {
 // restart resets the parse state to the top of the current file.
 func (t *tailer) restart() {
 	t.off, t.base = 0, 0
-	t.head = t.head[:0]
+	t.head, t.mark = t.head[:0], t.mark[:0]
 	t.buf = t.buf[:0]
 	t.format = tailUnknown
 	t.inArr, t.arrEnd = false, false
@@ -415,6 +471,21 @@ const tailKeepBytes = 64 << 10
 //
 // Parsing waits for the end of what is there, or for the unparsed bytes to
 // double, so a large file or a large event is not scanned over and over.
+//
+// Each read starts tailMarkBytes before the offset, and the file was
+// truncated when those bytes are not the ones read last time, or not there:
+// the file is then read again from its top, and nothing of the new content
+// is taken for the rest of the old. This catches a copytruncate rotation
+// whose writer filled the file past the old offset again before the tail
+// looked, which the file's size alone cannot tell from an append.
+//
+// What is left unseen: a truncation and a refill that both happen during
+// one read system call, or new content that has, at the same place, the
+// very bytes the old had both at the file's start (tailHeadBytes) and just
+// before the offset. The lines a writer adds after the tail's last read and
+// before the truncation are not seen either: they are gone from the file
+// (copytruncate copies them away, or loses them when written after its
+// copy).
 func (t *tailer) drain() {
 	cp := tailChunks.Get().(*[]byte)
 	defer tailChunks.Put(cp)
@@ -430,24 +501,46 @@ func (t *tailer) drain() {
 			t.more = true
 			return
 		}
-		n, err := t.f.ReadAt(chunk, t.off)
-		read += n
-		if n > 0 {
+		k := len(t.mark)
+		n, err := t.f.ReadAt(chunk, t.off-int64(k))
+		if n < k && err != nil && !errors.Is(err, io.EOF) {
+			return // not readable now: looked at again at the next wake
+		}
+		if n < k || !bytes.Equal(chunk[:k], t.mark) {
+			t.truncated()
+			continue
+		}
+		data := chunk[k:n]
+		read += len(data)
+		if len(data) > 0 {
 			if len(t.head) < tailHeadBytes {
-				t.head = append(t.head, chunk[:min(n, tailHeadBytes-len(t.head))]...)
+				t.head = append(t.head, data[:min(len(data), tailHeadBytes-len(t.head))]...)
 			}
-			t.off += int64(n)
-			t.buf = append(t.buf, chunk[:n]...)
+			t.remember(data)
+			t.off += int64(len(data))
+			t.buf = append(t.buf, data...)
 			if len(t.buf) >= need {
 				t.parse()
 				need = max(2*len(t.buf), 1<<20)
 			}
 		}
-		if err != nil || n == 0 {
+		if err != nil || len(data) == 0 {
 			t.parse()
 			t.shrink()
 			return
 		}
+	}
+}
+
+// remember keeps the last tailMarkBytes of what was read as the mark.
+func (t *tailer) remember(data []byte) {
+	if len(data) >= tailMarkBytes {
+		t.mark = append(t.mark[:0], data[len(data)-tailMarkBytes:]...)
+		return
+	}
+	t.mark = append(t.mark, data...)
+	if drop := len(t.mark) - tailMarkBytes; drop > 0 {
+		t.mark = append(t.mark[:0], t.mark[drop:]...)
 	}
 }
 
