@@ -179,7 +179,7 @@ func TestDetectMessagesAISDK(t *testing.T) {
 	wantSteps := []stepWant{
 		{"Read · internal/api/health.go", model.StatusCompleted, 0},
 		{"Ran command · go test ./internal/api/...", model.StatusCompleted, 0},
-		{"Edited · internal/api/health.go", model.StatusFailed, 0},
+		{"Edit failed · internal/api/health.go", model.StatusFailed, 0},
 		{"Edited · internal/api/health.go", model.StatusCompleted, 0},
 		{"Ran command · go test ./internal/...", model.StatusCompleted, 0},
 		{"Fetched · https://pkg.go.dev/net/http#ResponseWriter", model.StatusCompleted, 0},
@@ -304,11 +304,11 @@ func TestDetectMessagesEdgeParts(t *testing.T) {
 	want := map[string]string{
 		"c_stream":  "pending Using search ",
 		"c_approve": "pending Using deploy ",
-		"c_denied":  "cancelled Used rm denied: not the root",
-		"c_mcp_err": "failed Used mcp_query permission denied",
+		"c_denied":  "cancelled rm cancelled denied: not the root",
+		"c_mcp_err": "failed mcp_query failed permission denied",
 		"c_content": "completed Used screenshot · window main shot",
 		"c_json":    `completed Used json {"rows":[1,2],"ok":true}`,
-		"c_fail":    "failed Used fail no state, but an error",
+		"c_fail":    "failed fail failed no state, but an error",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("steps:\n got  %q\n want %q", got, want)
