@@ -17,6 +17,11 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 		return FollowFolder(ctx, opts, path)
 	}
 	batches, events := sources.TailBatches(ctx, path, sources.TailOptions{})
+	return Watch(ctx, opts, path, batches, tailStatuses(events))
+}
+
+// tailStatuses says each tail event in the words of the title bar.
+func tailStatuses(events <-chan sources.TailEvent) <-chan string {
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)
@@ -24,7 +29,7 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 			status <- tailStatus(ev)
 		}
 	}()
-	return Watch(ctx, opts, path, batches, status)
+	return status
 }
 
 // tailStatus says a tail event in the words of the title bar.
@@ -45,6 +50,12 @@ func tailStatus(ev sources.TailEvent) string {
 // join, and the title bar counts the logs followed.
 func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
 	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: WholeFile})
+	return watch(ctx, opts, pattern, batches, folderStatus(events), true)
+}
+
+// folderStatus says how a followed folder is doing, in the words of the
+// title bar: how many logs are followed and skipped, and the latest note.
+func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)
@@ -90,5 +101,5 @@ func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
 			status <- text
 		}
 	}()
-	return watch(ctx, opts, pattern, batches, status, true)
+	return status
 }
