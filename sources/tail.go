@@ -24,7 +24,7 @@ type TailEvent int
 
 const (
 	// TailWaiting: the file is not there (yet, or any more); Tail waits for
-	// it, reading on the file it had open while that still grows.
+	// it, reading on the file it had open while that still grows (see Tail).
 	TailWaiting TailEvent = iota
 	// TailFollowing: the file is open and being followed.
 	TailFollowing
@@ -80,6 +80,12 @@ const tailDrainStep = 4 << 20
 // that did not make the file shorter than what was read.
 const tailHeadBytes = 256
 
+// tailLetGo is how long a file no longer at the path must not grow before
+// the tail lets it go (see letGo). It is longer than any pause a writer
+// makes between renaming its log and its last writes to it, and short
+// enough that a deleted log's space is soon given back.
+const tailLetGo = 5 * time.Second
+
 // tailMarkBytes is how many of the bytes just before the offset every read
 // reads again, to notice a truncation that the file outgrew before the tail
 // looked (see drain).
@@ -93,14 +99,15 @@ const tailMarkBytes = 64
 // holding a partial last line until it is complete.
 //
 // Rotation by rename loses nothing the writer writes to the old file before
-// it makes the new one: the old file is read to its end after the new one
-// is seen at the path, and is read on while no file is there (until it has
-// not grown for a poll interval). A truncation
-// is found before anything past the old offset is read, also when the file
-// has grown past it again (copytruncate): the new content is read from its
-// top, never taken for the rest of the old, so nothing is read twice; what
-// the writer added after the last read and before the truncation is lost,
-// as with copytruncate it must be (drain says what stays unseen).
+// its first write to the new one: the old file is read to its end once the
+// new one at the path has content, and is read on while the path is empty
+// or its new file is, until the old file has not grown for 5 s. A
+// truncation is found before anything past the old offset is read, also
+// when the file has grown past it again (copytruncate): the new content is
+// read from its top, never taken for the rest of the old, so nothing is
+// read twice; what the writer added after the last read and before the
+// truncation is lost, as with copytruncate it must be (drain says what
+// stays unseen).
 //
 // Records are numbered from 1 across the whole tail (Seq never reused, also
 // after a restart) and sent on the returned channel in batches (whatever is
@@ -154,7 +161,7 @@ func newTailer(path string, opts TailOptions) *tailer {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	return &tailer{path: path, opts: opts}
+	return &tailer{path: path, opts: opts, quiet: tailLetGo}
 }
 
 type tailFormat int
@@ -178,10 +185,14 @@ type tailer struct {
 	mark    []byte
 	waiting bool // TailWaiting was reported and the file is still missing
 	gone    bool // a file was followed and went away: the next one is a rotation
-	// idleOff and idleSince are where the old file was and since when,
-	// while no file is at the path (see absent).
+	// detached: f is no longer the file at the path, and is read on until
+	// letGo; idleOff and idleSince say where it was and since when.
+	detached  bool
 	idleOff   int64
 	idleSince time.Time
+	// quiet is how long a detached file must not grow to be let go
+	// (tailLetGo; tests shorten it).
+	quiet time.Duration
 
 	// parse state for the current file
 	buf    []byte // bytes read but not consumed; buf[0] is at file offset base
@@ -341,10 +352,10 @@ func (t *tailer) event(e TailEvent) { t.evq = append(t.evq, e) }
 
 // check brings the tail up to date with the file system.
 //
-// The path is looked up before the open file is read: when it names another
-// file by then, the writer had moved to it before this look (a rotation by
-// rename), so the old file, read to its end just after, has all it will get
-// from a writer that leaves it before it makes the new one.
+// The path is looked up before the open file is read: what the lookup
+// finds happened before that read, so when the new file at the path has
+// content, a writer that moved to it had written its last to the old file
+// already, and the old file read to its end has all of it.
 func (t *tailer) check() {
 	if t.f == nil {
 		t.open(false)
@@ -361,38 +372,45 @@ func (t *tailer) check() {
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		t.absent()
+		if !t.waiting {
+			t.waiting, t.gone = true, true
+			t.event(TailWaiting)
+		}
+		if t.letGo() {
+			t.finish()
+		}
 	case err != nil || serr != nil:
 	case !os.SameFile(cur, named):
-		if !t.more { // else the rest of the old file comes first
+		// The new file is taken once it has content (the writer is on it)
+		// or the old one has gone quiet, and never before the old one is
+		// read to its end (a big file is read in steps).
+		if !t.more && (named.Size() > 0 || t.letGo()) {
 			t.finish()
 			t.open(true)
 		}
-	case t.waiting:
-		// The old file is at the path again (renamed back).
-		t.waiting, t.gone = false, false
-		t.event(TailFollowing)
+	default:
+		t.detached = false
+		if t.waiting { // the old file is at the path again
+			t.waiting, t.gone = false, false
+			t.event(TailFollowing)
+		}
 	}
 }
 
-// absent handles a look that finds no file at the path while the old one
-// is open. The old file stays open and is read as it grows, since its
-// writer may still hold it (a rotation renames the log, the writer writes
-// its last lines, then makes the new one); it is closed once a look finds
-// it has not grown for a poll interval, so that a deleted log's space is
-// not held for as long as the tail runs.
-func (t *tailer) absent() {
+// letGo tells whether the open file, which is no longer the one at the
+// path, may be closed: whether it has not grown for tailLetGo. Until then
+// it is read on, since its writer may still hold it: a rotation renames the
+// log (and may make an empty new one), and the writer writes its last lines
+// to the old file before it moves to the new. A deleted log is let go too,
+// so that its space is not held for as long as the tail runs.
+func (t *tailer) letGo() bool {
 	now := time.Now()
-	switch {
-	case !t.waiting:
-		t.waiting, t.gone = true, true
-		t.event(TailWaiting)
+	if !t.detached || t.off != t.idleOff || t.more {
+		t.detached = true
 		t.idleOff, t.idleSince = t.off, now
-	case t.off != t.idleOff || t.more:
-		t.idleOff, t.idleSince = t.off, now
-	case now.Sub(t.idleSince) >= t.opts.Poll:
-		t.finish()
+		return false
 	}
+	return now.Sub(t.idleSince) >= t.quiet
 }
 
 // truncated starts the current file over from its top: it was truncated
@@ -433,6 +451,7 @@ func (t *tailer) finish() {
 	t.flushRest()
 	t.f.Close()
 	t.f = nil
+	t.detached = false
 }
 
 // restart resets the parse state to the top of the current file.

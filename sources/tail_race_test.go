@@ -166,11 +166,14 @@ func runRaceRounds(t *testing.T, rounds int, round func(t *testing.T, seed uint6
 }
 
 // TestTailRaceRename races a rotation by rename: at a random point the
-// writer renames its log away, writes a few more lines to the file it still
-// has open, then makes a new log at the path and goes on there. Every line
-// is seen exactly once and in order, the lines written to the old file after
-// the rename included, with one Restart between the old file's last line and
-// the new file's first.
+// writer's log is renamed away, the writer writes a few more lines to the
+// file it still has open, then goes on in a new log at the path. In half of
+// the rounds the new log is made (empty) right after the rename, as
+// logrotate's create option does, and the writer still writes to the old
+// file for a while after it is there. Every line is seen exactly once and
+// in order, the lines written to the old file after the rename included,
+// with one Restart between the old file's last line and the new file's
+// first.
 func TestTailRaceRename(t *testing.T) {
 	runRaceRounds(t, 100, func(t *testing.T, seed uint64, pollOnly bool) {
 		first := -1 // the new file's first line
@@ -183,12 +186,23 @@ func TestTailRaceRename(t *testing.T) {
 				w.t.Error(err)
 				return
 			}
+			made := w.rng.IntN(2) == 0
+			if made {
+				if err := os.WriteFile(w.path, nil, 0o644); err != nil {
+					w.t.Error(err)
+					return
+				}
+			}
 			for range w.rng.IntN(4) {
 				w.jitter()
 				w.write(1 + w.rng.IntN(2))
 			}
 			w.jitter()
-			f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL, 0o644)
+			flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE
+			if !made {
+				flags |= os.O_EXCL
+			}
+			f, err := os.OpenFile(w.path, flags, 0o644)
 			if err != nil {
 				w.t.Error(err)
 				return
@@ -293,8 +307,8 @@ func TestTailRaceCopyTruncate(t *testing.T) {
 
 // TestTailReadsDeletedFileUntilQuiet: a file deleted from the path is read
 // on while it grows (its writer still has it open) and closed once a look
-// finds it quiet for a poll interval; a file made at the path then is a
-// rotation.
+// finds it has not grown for long enough; a file made at the path then is
+// a rotation.
 func TestTailReadsDeletedFileUntilQuiet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	w := newRaceWriter(t, path, 1)
@@ -311,7 +325,7 @@ func TestTailReadsDeletedFileUntilQuiet(t *testing.T) {
 	if tl.f == nil || len(tl.pending) != 3 {
 		t.Fatalf("after the delete: open %v, %d records, want the file open and 3", tl.f != nil, len(tl.pending))
 	}
-	tl.opts.Poll = 0 // a look now is a poll interval after the last growth
+	tl.quiet = 0 // a look now is long enough after the last growth
 	tl.check()
 	if tl.f != nil {
 		t.Fatal("the deleted file is still open, quiet")
