@@ -58,7 +58,8 @@ scripts and CI.`,
 	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
 	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
 		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),
-		newReplayCommand(opts), newACPCommand(opts), newThreadsCommand(opts))
+		newReplayCommand(opts), newACPCommand(opts), newThreadsCommand(opts),
+		newServeCommand(opts))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})

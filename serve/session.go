@@ -1,0 +1,130 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// viewer is one session: who is watching, from where, and how the
+// session ended.
+type viewer struct {
+	key, user, addr string
+	// ctx ends with the session; the viewer's feed and timers with it.
+	ctx context.Context
+	// idle is set when the session was closed for want of input; failed
+	// holds why no screen could be made.
+	idle   atomic.Bool
+	failed error
+}
+
+// String names the viewer in the log.
+func (v *viewer) String() string {
+	return fmt.Sprintf("%s (user %s) from %s", v.key, safe(v.user), v.addr)
+}
+
+// viewerKey is where a session's viewer is kept in its context.
+type viewerKey struct{}
+
+// admit is what every session meets first: it logs the viewer in and
+// out, keeps to the cap on viewers, and refuses a session without a
+// terminal or one that asks to run a command. The screen runs inside it.
+func (s *Server) admit(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		v := &viewer{user: sess.User(), addr: sess.RemoteAddr().String()}
+		if k := sess.PublicKey(); k != nil {
+			v.key = gossh.FingerprintSHA256(k)
+		}
+		start := time.Now()
+		s.log.printf("%s: session opened", v)
+		defer func() { s.log.printf("%s: left after %s", v, time.Since(start).Round(time.Second)) }()
+		select {
+		case s.slots <- struct{}{}:
+			defer func() { <-s.slots }()
+		default:
+			s.refuse(sess, v, fmt.Sprintf("%d viewers are watching, as many as this server takes; try again later", s.cfg.MaxSessions))
+			return
+		}
+		if sess.RawCommand() != "" {
+			s.refuse(sess, v, "agentwatch serve runs no commands: connect with ssh -t and no command")
+			return
+		}
+		if _, _, ok := sess.Pty(); !ok {
+			s.refuse(sess, v, "agentwatch serve shows a screen and needs a terminal: connect with ssh -t")
+			return
+		}
+		ctx, cancel := context.WithCancel(sess.Context())
+		defer cancel()
+		v.ctx = ctx
+		sess.Context().SetValue(viewerKey{}, v)
+		next(sess)
+		switch {
+		case v.failed != nil:
+			s.refuse(sess, v, "agentwatch serve: "+v.failed.Error())
+		case v.idle.Load():
+			s.log.printf("%s: closed after %s without input", v, s.cfg.IdleTimeout)
+			fmt.Fprintf(sess.Stderr(), "agentwatch serve: nothing from you for %s, so the session is closed\n", s.cfg.IdleTimeout)
+			sess.Exit(1)
+		}
+	}
+}
+
+// refuse tells the viewer, and the log, why its session ends, and ends it.
+func (s *Server) refuse(sess ssh.Session, v *viewer, why string) {
+	s.log.printf("%s: refused: %s", v, why)
+	fmt.Fprintln(sess.Stderr(), why)
+	sess.Exit(1)
+}
+
+// screenMiddleware runs each session's own screen (wish's Bubble Tea
+// middleware: the session's keys in, its frames out, window changes sent
+// on as sizes).
+func (s *Server) screenMiddleware() wish.Middleware {
+	return bubbletea.MiddlewareWithProgramHandler(s.program)
+}
+
+// program is a session's screen: the show as a new viewer sees it, with
+// its own size, selection, follow mode and replay position; the sources'
+// status sent on as it changes; closed after IdleTimeout without input.
+// It is nil, and the session ends, when the screen cannot be made.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	v, _ := sess.Context().Value(viewerKey{}).(*viewer)
+	if v == nil {
+		return nil
+	}
+	model, status, err := s.show.Screen(v.ctx)
+	if err != nil {
+		v.failed = err
+		return nil
+	}
+	in := newIdleInput(sess)
+	var out io.Writer = sess
+	if s.output != nil {
+		out = s.output(out)
+	}
+	opts := append(bubbletea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out))
+	p := tea.NewProgram(model, opts...)
+	go p.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
+	if status != nil {
+		go func() {
+			for st := range status {
+				p.Send(tui.SourceStatusMsg(st))
+			}
+		}()
+	}
+	go in.watch(v.ctx, s.cfg.IdleTimeout, func() {
+		v.idle.Store(true)
+		p.Quit()
+	})
+	return p
+}

@@ -1,0 +1,121 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// Show is what a server shows: every viewer gets a screen of its own onto it.
+type Show interface {
+	// Title names what is shown, for the log.
+	Title() string
+	// Screen is a new viewer's screen, which may hold on to what it reads
+	// until ctx ends, and the words for its title bar as the sources
+	// change them (nil when they never do).
+	Screen(ctx context.Context) (tea.Model, <-chan string, error)
+}
+
+// ShowOptions say how the sources of a Show are opened.
+type ShowOptions struct {
+	// Play replays a single recorded log for each viewer instead of
+	// following it.
+	Play bool
+	// Replay is how recordings are played (app.DefaultReplay when nil).
+	Replay *app.ReplayOptions
+	// Connect is what a URL source is sent.
+	Connect sources.ConnectOptions
+}
+
+// OpenShow opens what args name, as agentwatch would open them, to be
+// served until ctx ends. With no args it is the embedded demo, and with
+// so.Play one recorded log: each viewer gets a player of its own. Else
+// each source is read once, by one goroutine, into a Hub whose log every
+// viewer folds on its own.
+func OpenShow(ctx context.Context, opts *app.Options, args []string, so ShowOptions) (Show, error) {
+	ro := so.Replay
+	if ro == nil {
+		ro = app.DefaultReplay()
+	}
+	if len(args) == 0 || so.Play {
+		if len(args) > 1 {
+			return nil, app.BadInput(fmt.Errorf("--play plays one log; %d were named", len(args)))
+		}
+		src, err := app.Identify(firstArg(args))
+		if err != nil {
+			return nil, err
+		}
+		rec, err := app.OpenRecording(opts, ro, src)
+		if err != nil {
+			return nil, err
+		}
+		return &recordingShow{rec: rec}, nil
+	}
+	var streams []*app.Stream
+	for _, arg := range args {
+		src, err := app.Identify(arg)
+		if err != nil {
+			return nil, err
+		}
+		st, err := app.OpenStream(ctx, opts, src, so.Connect)
+		if err != nil {
+			return nil, err
+		}
+		streams = append(streams, st)
+	}
+	hub := NewHub(len(streams))
+	for _, st := range streams {
+		go hub.Run(st.Name, st.Batches, st.Status)
+	}
+	title := streams[0].Name
+	if len(streams) > 1 {
+		title = fmt.Sprintf("%d sources", len(streams))
+	}
+	return &liveShow{hub: hub, opts: opts, title: title}, nil
+}
+
+// firstArg is args' only element, or "" (the demo).
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// liveShow is live sources read once into a hub: each viewer folds the
+// hub's log into threads of its own.
+type liveShow struct {
+	hub   *Hub
+	opts  *app.Options
+	title string
+}
+
+func (l *liveShow) Title() string { return l.title }
+
+func (l *liveShow) Screen(ctx context.Context) (tea.Model, <-chan string, error) {
+	feed := l.hub.Follow(ctx)
+	m, err := app.LiveScreen(l.opts, l.title, feed.Batches)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, feed.Status, nil
+}
+
+// recordingShow is a recording every viewer plays on its own.
+type recordingShow struct {
+	rec *app.Recording
+}
+
+func (r *recordingShow) Title() string { return r.rec.Title() }
+
+func (r *recordingShow) Screen(context.Context) (tea.Model, <-chan string, error) {
+	m, err := r.rec.Screen()
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, nil, nil
+}
