@@ -1,0 +1,275 @@
+package serve
+
+// This file holds what the tests need to be a testViewer: keys, a running
+// server, and an SSH client whose screen is a terminal emulator.
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/agentwatch/agentwatch/app"
+)
+
+// waitLimit is how long a test waits for what it expects before failing.
+const waitLimit = 30 * time.Second
+
+// newSigner is a fresh ed25519 key pair.
+func newSigner(t testing.TB) gossh.Signer {
+	t.Helper()
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// syncBuffer is a buffer the server logs to while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+// testServer is a server on a loopback port with a host key and an
+// allowlist in a temporary folder: allowed is listed, stranger is not.
+type testServer struct {
+	*Server
+	dir               string
+	allowed, stranger gossh.Signer
+	log               *syncBuffer
+}
+
+// startServer serves what args name (as agentwatch serve ARGS would) on
+// 127.0.0.1:0; cfg may set the limits. It stops when the test ends.
+func startServer(t testing.TB, args []string, so ShowOptions, cfg Config) *testServer {
+	t.Helper()
+	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncBuffer{}}
+	keys := filepath.Join(ts.dir, "authorized_keys")
+	line := gossh.MarshalAuthorizedKey(ts.allowed.PublicKey())
+	if err := os.WriteFile(keys, append([]byte("# viewers\n"), line...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	opts := &app.Options{Layout: "auto", Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
+	show, err := OpenShow(ctx, opts, args, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Listen = "127.0.0.1:0"
+	cfg.HostKey = filepath.Join(ts.dir, "host_key")
+	cfg.AuthorizedKeys = keys
+	cfg.Log = ts.log
+	s, err := newServer(cfg, show)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Server = s
+	if err := s.listen(); err != nil {
+		t.Fatal(err)
+	}
+	go s.serve()
+	t.Cleanup(func() { s.Close() })
+	return ts
+}
+
+// dial logs in to the server with auth.
+func (ts *testServer) dial(user string, auth ...gossh.AuthMethod) (*gossh.Client, error) {
+	return gossh.Dial("tcp", ts.Addr().String(), &gossh.ClientConfig{
+		User:            user,
+		Auth:            auth,
+		HostKeyCallback: gossh.FixedHostKey(ts.HostKey()),
+		Timeout:         waitLimit,
+	})
+}
+
+// testViewer is an SSH client with a terminal: what the server sends is drawn
+// by a terminal emulator, whose answers to the screen's questions go back
+// as a real terminal's would.
+type testViewer struct {
+	t      testing.TB
+	client *gossh.Client
+	sess   *gossh.Session
+	stdin  io.Writer
+	inMu   sync.Mutex
+
+	mu   sync.Mutex
+	term *vt.Emulator
+	// ended is closed when the server closes the session's output.
+	ended chan struct{}
+	// stderr is what the server said on the session's error stream.
+	stderr syncBuffer
+}
+
+// view logs in with signer and opens a session with a w×h terminal.
+func (ts *testServer) view(t testing.TB, signer gossh.Signer, w, h int) *testViewer {
+	t.Helper()
+	client, err := ts.dial("viewer", gossh.PublicKeys(signer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	sess, err := client.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &testViewer{t: t, client: client, sess: sess, stdin: stdin, term: vt.NewEmulator(w, h), ended: make(chan struct{})}
+	sess.Stderr = &v.stderr
+	go func() {
+		defer close(v.ended)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := stdout.Read(buf)
+			if n > 0 {
+				v.mu.Lock()
+				v.term.Write(buf[:n])
+				v.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		// The emulator's answers (background colour, modes) are typed back.
+		buf := make([]byte, 1024)
+		for {
+			n, err := v.term.Read(buf)
+			if n > 0 {
+				v.send(string(buf[:n]))
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Ends the answering goroutine (Close would race with its Read).
+		if pw, ok := v.term.InputPipe().(*io.PipeWriter); ok {
+			pw.Close()
+		}
+	})
+	return v
+}
+
+// send types keys as the terminal would send them.
+func (v *testViewer) send(keys string) {
+	v.inMu.Lock()
+	defer v.inMu.Unlock()
+	io.WriteString(v.stdin, keys)
+}
+
+// The keys the tests press, as an xterm sends them.
+const (
+	keyLeft  = "\x1b[D"
+	keyRight = "\x1b[C"
+	keyDown  = "\x1b[B"
+	keyUp    = "\x1b[A"
+	keyEsc   = "\x1b"
+)
+
+// screen is the text on the testViewer's screen now.
+func (v *testViewer) screen() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.term.String()
+}
+
+// waitFor waits until the screen shows every one of texts, and fails the
+// test with the screen if it never does.
+func (v *testViewer) waitFor(texts ...string) {
+	v.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s := v.screen()
+		missing := ""
+		for _, text := range texts {
+			if !strings.Contains(s, text) {
+				missing = text
+				break
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			v.t.Fatalf("the screen never showed %q; it shows:\n%s", missing, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// resize tells the server the terminal is now w×h.
+func (v *testViewer) resize(w, h int) {
+	v.t.Helper()
+	v.mu.Lock()
+	v.term.Resize(w, h)
+	v.mu.Unlock()
+	if err := v.sess.WindowChange(h, w); err != nil {
+		v.t.Fatal(err)
+	}
+}
+
+// waitEnd waits for the server to end the session and returns its exit
+// status.
+func (v *testViewer) waitEnd() int {
+	v.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- v.sess.Wait() }()
+	select {
+	case err := <-done:
+		var exit *gossh.ExitError
+		switch {
+		case err == nil:
+			return 0
+		case errors.As(err, &exit):
+			return exit.ExitStatus()
+		}
+		v.t.Fatalf("session ended without a status: %v", err)
+	case <-time.After(waitLimit):
+		v.t.Fatalf("the session did not end; the screen shows:\n%s", v.screen())
+	}
+	return -1
+}
