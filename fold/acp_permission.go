@@ -1,6 +1,8 @@
 package fold
 
 import (
+	"strings"
+
 	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
@@ -13,6 +15,10 @@ func (f *Fold) acpPermission(c *ctx, r *acp.RequestPermission) uint64 {
 	d := &f.st.Display
 	step, title := -1, ""
 	if r.ToolCall.ToolCallID != "" {
+		if s := d.step(r.ToolCall.ToolCallID); s != nil && s.Refused {
+			// Asked again: the new answer decides.
+			s.Refused, s.Status = false, model.StatusPending
+		}
 		s := f.acpToolCall(c, &r.ToolCall, false)
 		if !s.Status.Done() && s.Status != model.StatusPending {
 			s.Status = model.StatusPending
@@ -38,12 +44,15 @@ func (f *Fold) acpPermission(c *ctx, r *acp.RequestPermission) uint64 {
 
 // acpPermissionAnswer records the answer to a permission request on its
 // item: the option chosen (its name and kind), or that it was cancelled.
+// A rejection or a cancellation also settles the step the request named
+// (acpRefused).
 func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
 	it := f.st.Display.itemSeq(seq)
 	if it == nil {
 		return
 	}
 	var res acp.PermissionResult
+	refused := false
 	switch {
 	case r.Error != nil:
 		it.Status, it.Text = model.StatusFailed, "error: "+r.Error.Message
@@ -56,12 +65,42 @@ func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
 			for _, o := range opts {
 				if o.OptionID == res.Outcome.OptionID {
 					it.Text = o.Name + " (" + o.Kind + ")"
+					refused = strings.HasPrefix(o.Kind, "reject")
 					break
 				}
 			}
 		}
 	default:
 		it.Status, it.Text = model.StatusCancelled, "cancelled"
+		refused = true
 	}
 	touch(c, it)
+	if refused {
+		f.acpRefused(c, it.Step)
+	}
+}
+
+// acpRefused settles the step of a permission the user rejected or
+// cancelled: the call did not run, so the step is cancelled now (failed
+// stays failed) and marked Refused, which keeps a later update or the
+// turn's end from showing it completed. ACP has no status for a refused
+// call; cancelled is the final status that says it did not happen.
+func (f *Fold) acpRefused(c *ctx, index int) {
+	d := &f.st.Display
+	if index < 0 || index >= len(d.Steps) {
+		return
+	}
+	s := d.ownStep(d.Steps[index])
+	s.Refused = true
+	if s.Status != model.StatusFailed && s.Status != model.StatusCancelled {
+		s.Status = model.StatusCancelled
+		if !c.at.IsZero() {
+			s.Ended = c.at
+			if !s.Started.IsZero() {
+				s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
+			}
+		}
+	}
+	d.touchStep(c, s)
+	d.settleStepItem(c, s)
 }

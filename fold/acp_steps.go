@@ -49,7 +49,11 @@ func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model
 	}
 	if tc.Status != nil {
 		if st, ok := acpStepStatus(*tc.Status); ok {
-			s.Status = st
+			if !s.Refused || st == model.StatusFailed {
+				s.Status = st
+			} else if st != s.Status {
+				f.warn(c, acp.UpdateToolCallUpdate, "tool call '"+tc.ToolCallID+"' reported "+*tc.Status+" after its permission was refused; it stays "+string(s.Status))
+			}
 		} else {
 			f.warn(c, acp.UpdateToolCallUpdate, "unknown tool call status '"+*tc.Status+"' ignored")
 		}

@@ -87,6 +87,11 @@ type Step struct {
 	// Location is the path or URL the step acts on, when upstream says.
 	Location string `json:"location,omitempty"`
 	Status   Status `json:"status"`
+	// Refused is set when the user refused the permission the step asked
+	// for (rejected it, or cancelled the request): the step did not run. It
+	// is then cancelled, or failed when the agent says so, and never shown
+	// completed or running whatever the agent reports after.
+	Refused bool `json:"refused,omitempty"`
 	// Title is the agent's own one-line description of the step (ACP
 	// tool_call.title), shown when the category and location say less.
 	Title string `json:"title,omitempty"`
