@@ -96,8 +96,6 @@ func (f *Fold) share() {
 	f.st.Reduce.cow, f.st.Display.cow = c, c
 	// Caches may point at objects that are now shared.
 	f.st.Reduce.lastID, f.st.Reduce.lastMsg = "", nil
-	f.st.Reduce.lastStream, f.st.Reduce.lastBuf = nil, nil
-	f.st.Display.lastStream, f.st.Display.lastBuf = nil, nil
 }
 
 // independent returns a copy of a flushed state that shares with st only
@@ -119,6 +117,7 @@ func (st *state) independent() state {
 		GoneCalls:         maps.Clone(st.Reduce.GoneCalls),
 		Tail:              slices.Clip(st.Reduce.Tail),
 		TailCalls:         slices.Clip(st.Reduce.TailCalls),
+		twice:             st.Reduce.twice,
 	}
 	n.Display = displayState{
 		Items: slices.Clone(st.Display.Items),

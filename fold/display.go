@@ -34,28 +34,17 @@ type displayState struct {
 	// keys finds the item that stands for a protocol entity (derived from
 	// the items: the newest item with a key wins).
 	keys layered[itemKey, *model.Item]
-	// streaming holds the text of items being streamed (see reduceState.flush).
-	streaming  map[*model.Item]*textBuf
-	lastStream *model.Item
-	lastBuf    *textBuf
+	// text grows streamed item text by item Seq, args streamed step
+	// arguments by tool call id (stream.go).
+	text textStreams[uint64]
+	args textStreams[string]
 	// cow, when set, says which items, steps and runs may be changed in
 	// place (checkpoint.go).
 	cow *cow
 }
 
-func (d *displayState) flush() {
-	for it, buf := range d.streaming {
-		it.Text = string(buf.b)
-	}
-	clear(d.streaming)
-	d.lastStream, d.lastBuf = nil, nil
-}
-
 func (d *displayState) setText(it *model.Item, s string) {
-	delete(d.streaming, it)
-	if d.lastStream == it {
-		d.lastStream, d.lastBuf = nil, nil
-	}
+	d.text.end(it.Seq)
 	it.Text = s
 }
 
@@ -306,10 +295,11 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		d.startStep(c, f, e, kinds, sub)
 	case *agui.ToolCallArgs:
 		if s := d.step(e.ToolCallID); s != nil {
-			s.Args += e.Delta
+			s.Args = d.args.append(s.ToolCallID, s.Args, e.Delta)
 			d.touchStep(c, s)
 		}
 	case *agui.ToolCallEnd:
+		d.args.end(e.ToolCallID)
 		if s := d.step(e.ToolCallID); s != nil {
 			d.argsDone(s, kinds)
 			if s.Status == model.StatusPending {
@@ -414,21 +404,10 @@ func (d *displayState) openMessage(c *ctx, f *state, id string, kind model.ItemK
 	d.add(c, f, &model.Item{ID: id, Kind: kind, Status: model.StatusOpen, Role: role, Name: name, SubagentRunID: sub})
 }
 
-// appendTo streams delta onto an item's text through the display's
-// streaming buffers (see flush), for AG-UI and ACP messages alike.
+// appendTo streams delta onto an item's text (stream.go), for AG-UI and
+// ACP messages alike.
 func (d *displayState) appendTo(c *ctx, it *model.Item, delta string) {
-	buf := d.lastBuf
-	if it != d.lastStream {
-		if buf = d.streaming[it]; buf == nil {
-			buf = &textBuf{b: append([]byte(nil), it.Text...)}
-			if d.streaming == nil {
-				d.streaming = map[*model.Item]*textBuf{}
-			}
-			d.streaming[it] = buf
-		}
-		d.lastStream, d.lastBuf = it, buf
-	}
-	buf.b = append(buf.b, delta...)
+	it.Text = d.text.append(it.Seq, it.Text, delta)
 	touch(c, it)
 }
 
@@ -440,6 +419,7 @@ func (d *displayState) appendText(c *ctx, id, delta string) {
 
 func (d *displayState) closeMessage(c *ctx, id string) {
 	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity && it.Status == model.StatusOpen {
+		d.text.end(it.Seq)
 		it.Status = model.StatusCompleted
 		touch(c, it)
 	}

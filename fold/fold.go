@@ -246,11 +246,10 @@ func (f *Fold) flushPatches() {
 	}
 }
 
-// flush makes streamed text and state readable; every read of the fold goes through it.
+// flush makes state readable; every read of the fold goes through it.
+// (Streamed text needs nothing: it is current after every delta.)
 func (f *Fold) flush() {
 	f.flushPatches()
-	f.st.Reduce.flush()
-	f.st.Display.flush()
 }
 
 // Fresh reports whether the fold has applied nothing and restored nothing.

@@ -32,32 +32,30 @@ type reduceState struct {
 	// Derived indexes, rebuilt after a restore and after any reordering.
 	byID      layered[string, *agui.Message]
 	toolOwner layered[string, *agui.Message]
-	// streaming holds the text of messages being streamed; see appendContent.
-	streaming map[*agui.Message]*textBuf
-	// last caches the latest lookups: deltas come in runs for one message.
-	lastID     string
-	lastMsg    *agui.Message
-	lastStream *agui.Message
-	lastBuf    *textBuf
+	// text grows streamed message content by message id, args streamed
+	// tool-call arguments by tool call id (stream.go).
+	text textStreams[string]
+	args textStreams[string]
+	// last caches the latest lookup: deltas come in runs for one message.
+	lastID  string
+	lastMsg *agui.Message
+	// callAt is where each tool call is in its message's ToolCalls (the
+	// message toolOwner names), for the calls looked up since the last
+	// reindex; see findToolCall.
+	callAt map[string]int
+	// runCalls is RunToolCalls as a set, built when first needed.
+	runCalls map[string]struct{}
+	// spot is where the last tool result went (see resultAt).
+	spot resultSpot
+	// twice is set when Messages may hold one message twice (a messages
+	// snapshot can make two local messages with one id the same message);
+	// index then searches from the start, as the reference does.
+	twice bool
 	// patches are STATE_DELTAs not yet applied; see flushPatches.
 	patches []pendingPatch
 	// cow, when set, says which messages may be changed in place (checkpoint.go).
 	cow *cow
 }
-
-// flush writes streamed text back into its messages. Text grows in a byte
-// buffer because appending to a Go string copies it whole: a message of n
-// deltas would cost O(n²), which a hostile log turns into a hang.
-func (r *reduceState) flush() {
-	for m, buf := range r.streaming {
-		m.Content = agui.TextContent(string(buf.b))
-	}
-	clear(r.streaming)
-	r.lastStream, r.lastBuf = nil, nil
-}
-
-// textBuf is the growing text of one streamed message or item.
-type textBuf struct{ b []byte }
 
 func newReduceState() reduceState {
 	return reduceState{State: jsontext.Value("{}")}
@@ -68,6 +66,8 @@ func newReduceState() reduceState {
 // Array.find on every event.
 func (r *reduceState) reindex() {
 	r.lastID, r.lastMsg = "", nil
+	r.spot = resultSpot{}
+	r.callAt = nil
 	r.byID.fresh(len(r.Messages))
 	r.toolOwner.fresh(len(r.Messages) / 2)
 	for _, m := range r.Messages {
@@ -116,21 +116,56 @@ func (r *reduceState) findToolCall(id string) (*agui.Message, *agui.ToolCall) {
 	if m == nil {
 		return nil, nil
 	}
-	for i := range m.ToolCalls {
-		if m.ToolCalls[i].ID == id {
-			return m, &m.ToolCalls[i]
+	i, ok := r.callAt[id]
+	if !ok || i >= len(m.ToolCalls) || m.ToolCalls[i].ID != id {
+		r.indexCalls(m)
+		if i, ok = r.callAt[id]; !ok {
+			return m, nil
 		}
 	}
-	return m, nil
+	return m, &m.ToolCalls[i]
 }
 
+// indexCalls notes where m's calls are, for those m is the first message
+// to hold: a message may hold thousands of calls, and a search of them for
+// each of their deltas and results would cost their number squared.
+func (r *reduceState) indexCalls(m *agui.Message) {
+	if r.callAt == nil {
+		r.callAt = make(map[string]int, len(m.ToolCalls))
+	}
+	for i := len(m.ToolCalls) - 1; i >= 0; i-- { // the first of a repeated id wins
+		if id := m.ToolCalls[i].ID; r.toolOwner.get(id) == m {
+			r.callAt[id] = i
+		}
+	}
+}
+
+// index is the position of m in Messages (its first, like the
+// reference's indexOf), or -1. The message looked for is nearly always a
+// recent one, so the search starts from the end unless one message may be
+// there twice.
 func (r *reduceState) index(m *agui.Message) int {
-	for i, x := range r.Messages {
-		if x == m {
+	if r.twice {
+		return slices.Index(r.Messages, m)
+	}
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i] == m {
 			return i
 		}
 	}
 	return -1
+}
+
+// inRun reports whether a tool call started in the current run.
+func (r *reduceState) inRun(id string) bool {
+	if r.runCalls == nil {
+		r.runCalls = make(map[string]struct{}, len(r.RunToolCalls))
+		for _, c := range r.RunToolCalls {
+			r.runCalls[c] = struct{}{}
+		}
+	}
+	_, ok := r.runCalls[id]
+	return ok
 }
 
 // warnf is how the reducer reports what the reference logs with console.warn.
@@ -170,7 +205,7 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 		case tc == nil:
 			warn("TOOL_CALL_ARGS: No tool call found with ID '%s'", e.ToolCallID)
 		default:
-			tc.Function.Arguments += e.Delta
+			tc.Function.Arguments = r.args.append(e.ToolCallID, tc.Function.Arguments, e.Delta)
 			mergeInto(&tc.Metadata, b)
 		}
 	case *agui.ToolCallEnd:
@@ -183,6 +218,7 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 		default:
 			mergeInto(&tc.Metadata, b)
 		}
+		r.args.end(e.ToolCallID)
 	case *agui.ToolCallResult:
 		r.toolResult(e)
 	case *agui.StateSnapshot:
@@ -197,7 +233,7 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 	case *agui.ActivityDelta:
 		r.activityDelta(e, warn)
 	case *agui.RunStarted:
-		r.RunToolCalls = nil
+		r.RunToolCalls, r.runCalls = nil, nil
 		r.Answered = nil
 		if e.Input != nil {
 			for i := range e.Input.Messages {
@@ -219,15 +255,10 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 		}
 	case *agui.ReasoningEncryptedValue:
 		if e.Subtype == "tool-call" {
-			for _, m := range r.Messages {
-				if m.Role != agui.RoleAssistant {
-					continue
-				}
-				if i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID }); i >= 0 {
-					m = r.ownMessage(m)
-					m.ToolCalls[i].SetEncryptedValue(e.EncryptedValue)
-					break
-				}
+			if m := r.assistantWith(e.EntityID); m != nil {
+				m = r.ownMessage(m)
+				i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID })
+				m.ToolCalls[i].SetEncryptedValue(e.EncryptedValue)
 			}
 		} else if m := r.find(e.EntityID); m != nil && m.Role != agui.RoleActivity {
 			m.SetEncryptedValue(e.EncryptedValue)
@@ -289,22 +320,11 @@ func (r *reduceState) appendContent(id, delta string, b *agui.Base, typ, kind st
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
 		return
 	}
-	buf := r.lastBuf
-	if m != r.lastStream {
-		if buf = r.streaming[m]; buf == nil {
-			buf = &textBuf{}
-			if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
-				buf.b = append(buf.b, m.Content.Text...)
-			}
-			if r.streaming == nil {
-				r.streaming = map[*agui.Message]*textBuf{}
-			}
-			r.streaming[m] = buf
-		}
-		r.lastStream, r.lastBuf = m, buf
+	cur := "" // content that is not text is replaced by the deltas
+	if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
+		cur = m.Content.Text
 	}
-	buf.b = append(buf.b, delta...)
-	m.Content = agui.TextContent("") // stale until flush; only flush reads it
+	m.Content = agui.TextContent(r.text.append(id, cur, delta))
 	mergeInto(&m.Metadata, b)
 }
 
@@ -318,12 +338,14 @@ func (r *reduceState) closeMessage(id string, b *agui.Base, typ, kind string, wa
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
 		return
 	}
+	r.text.end(id)
 	mergeInto(&m.Metadata, b)
 }
 
 func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
-	if !slices.Contains(r.RunToolCalls, e.ToolCallID) {
+	if !r.inRun(e.ToolCallID) {
 		r.RunToolCalls = append(r.RunToolCalls, e.ToolCallID)
+		r.runCalls[e.ToolCallID] = struct{}{}
 	}
 	if _, tc := r.findToolCall(e.ToolCallID); tc != nil {
 		if tc.Function.Name != e.ToolCallName {
@@ -386,6 +408,9 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	mergeInto(&tc.Metadata, &e.Base)
 	target.ToolCalls = append(target.ToolCalls, tc)
 	r.toolOwner.setNew(tc.ID, target)
+	if r.callAt != nil && r.toolOwner.get(tc.ID) == target {
+		r.callAt[tc.ID] = len(target.ToolCalls) - 1
+	}
 }
 
 func (r *reduceState) toolResult(e *agui.ToolCallResult) {
@@ -403,25 +428,15 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 		m.SubagentRunID = e.SubagentRunID
 	}
 	mergeInto(&m.Metadata, &e.Base)
-	owner := -1
-	if o, _ := r.findToolCall(e.ToolCallID); o != nil && o.Role == agui.RoleAssistant {
-		owner = r.index(o)
-	} else {
-		owner = slices.IndexFunc(r.Messages, func(x *agui.Message) bool {
-			return x.Role == agui.RoleAssistant && slices.ContainsFunc(x.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.ToolCallID })
-		})
-	}
-	if owner < 0 {
+	owner := r.assistantWith(e.ToolCallID)
+	at, ownerAt := r.resultAt(owner)
+	if ownerAt < 0 {
 		if g, gone := r.GoneCalls[e.ToolCallID]; gone && g.After {
 			r.insert(r.before(g.Next), m) // after the dropped message's results
 			return
 		}
 		r.push(m)
 		return
-	}
-	at := owner + 1
-	for at < len(r.Messages) && r.Messages[at].Role == agui.RoleTool {
-		at++
 	}
 	r.createdMessage(m)
 	r.Messages = slices.Insert(r.Messages, at, m)
@@ -430,9 +445,60 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	} else {
 		r.byID.set(m.ID, m)
 	}
+	r.spot = resultSpot{owner: owner, at: ownerAt, last: m, end: at + 1}
 	if at == len(r.Messages)-1 && len(r.Tail)+len(r.TailCalls) > 0 {
 		r.follow(m.ID)
 	}
+}
+
+// assistantWith returns the first assistant message holding tool call id,
+// as the reference finds a result's owner, through the index of calls.
+func (r *reduceState) assistantWith(id string) *agui.Message {
+	o, _ := r.findToolCall(id)
+	if o == nil || o.Role == agui.RoleAssistant {
+		return o
+	}
+	// The first message holding the call is not an assistant's: rare
+	// enough to search.
+	i := slices.IndexFunc(r.Messages, func(x *agui.Message) bool {
+		return x.Role == agui.RoleAssistant && slices.ContainsFunc(x.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == id })
+	})
+	if i < 0 {
+		return nil
+	}
+	return r.Messages[i]
+}
+
+// resultSpot is where toolResult put the last result: after owner (at
+// index at) and the results before it, at index end-1.
+type resultSpot struct {
+	owner, last *agui.Message
+	at, end     int
+}
+
+// resultAt returns where a result for a call of owner goes, as the
+// reference puts it: after owner and the tool messages that follow it;
+// and owner's index (both -1 when owner is not there). When the last result went after the same owner and
+// nothing has moved since, the search goes on from there: a message with
+// many calls gets its many results without each one passing all the
+// earlier ones.
+func (r *reduceState) resultAt(owner *agui.Message) (at, ownerAt int) {
+	if owner == nil {
+		return -1, -1
+	}
+	s, n := r.spot, len(r.Messages)
+	if s.owner == owner && !r.twice && s.at < n && r.Messages[s.at] == owner && s.end <= n && r.Messages[s.end-1] == s.last {
+		at, ownerAt = s.end, s.at
+	} else {
+		if ownerAt = r.index(owner); ownerAt < 0 {
+			return -1, -1
+		}
+		at = ownerAt + 1
+	}
+	for at < n && r.Messages[at].Role == agui.RoleTool {
+		at++
+	}
+	return at, ownerAt
 }
 
 func cloneContent(c agui.Content) agui.Content {

@@ -12,7 +12,6 @@ import (
 // appended in its order, others removed — except local activity and
 // reasoning messages when the snapshot carries none of their kind.
 func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
-	r.flush()
 	incoming := make([]*agui.Message, len(e.Messages))
 	byID := make(map[string]*agui.Message, len(e.Messages))
 	hasActivity, hasReasoning := false, false
@@ -72,6 +71,7 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		}
 	}
 	r.Messages = next
+	r.twice = hasTwice(next)
 	r.reindex()
 	// What the reference removed is gone from it too; the reasoning it
 	// keeps when the snapshot has none stays dropped.
@@ -83,6 +83,19 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	clear(r.GoneCalls)
 	r.Tail = slices.DeleteFunc(r.Tail, func(id string) bool { _, ok := r.Gone[id]; return !ok })
 	r.TailCalls = nil
+}
+
+// hasTwice reports whether ms holds one message twice: the snapshot's
+// message replaces every local message with its id.
+func hasTwice(ms []*agui.Message) bool {
+	seen := make(map[*agui.Message]struct{}, len(ms))
+	for _, m := range ms {
+		if _, ok := seen[m]; ok {
+			return true
+		}
+		seen[m] = struct{}{}
+	}
+	return false
 }
 
 type activityScope int
@@ -149,10 +162,6 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		}
 		target = existing
 	case replace:
-		delete(r.streaming, existing)
-		if r.lastStream == existing {
-			r.lastStream, r.lastBuf = nil, nil
-		}
 		i := r.index(existing)
 		r.createdMessage(fresh)
 		r.Messages[i] = fresh
