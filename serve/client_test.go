@@ -70,6 +70,12 @@ type testServer struct {
 // startServer serves what args name (as agentwatch serve ARGS would) on
 // 127.0.0.1:0; cfg may set the limits. It stops when the test ends.
 func startServer(t testing.TB, args []string, so ShowOptions, cfg Config) *testServer {
+	return startServerWith(t, args, so, cfg, nil)
+}
+
+// startServerWith is startServer with set called on the server before
+// it serves.
+func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, set func(*Server)) *testServer {
 	t.Helper()
 	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncBuffer{}}
 	keys := filepath.Join(ts.dir, "authorized_keys")
@@ -93,6 +99,9 @@ func startServer(t testing.TB, args []string, so ShowOptions, cfg Config) *testS
 		t.Fatal(err)
 	}
 	ts.Server = s
+	if set != nil {
+		set(s)
+	}
 	if err := s.listen(); err != nil {
 		t.Fatal(err)
 	}
