@@ -310,9 +310,17 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 		if len(t.evq) > 0 {
 			sendEv, ev = events, event(t.evq[0])
 		}
+		// A big file's next step is read at once when this one brought no
+		// whole record (a single event of many megabytes), not at the next
+		// poll.
+		var again <-chan struct{}
+		if t.more && sendOut == nil && len(t.pending) == 0 && len(t.ready) == 0 && t.f != nil {
+			again = tailNow
+		}
 		select {
 		case <-ctx.Done():
 			return
+		case <-again:
 		case sendOut <- b:
 			if fromReady {
 				t.ready = t.ready[1:]
@@ -349,6 +357,14 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 }
 
 func (t *tailer) event(e TailEvent) { t.evq = append(t.evq, e) }
+
+// tailNow is a channel that is always ready: a select case on it does not
+// wait.
+var tailNow = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // check brings the tail up to date with the file system.
 //
