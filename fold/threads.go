@@ -12,7 +12,8 @@ import (
 // Threads folds the records of any number of sources, each thread by its
 // own Fold: a file may hold many threads, and a folder holds many files.
 //
-// The rule that assigns a record to a thread, per source: RUN_STARTED and
+// The rule that assigns a record to a thread, per source: a record that
+// names its thread (model.Record.Thread) goes there; otherwise RUN_STARTED and
 // RUN_FINISHED name their thread; the events between belong to the run that
 // is open, and events outside a run to the thread of the latest run; events
 // before the first run belong to the first thread named. An ACP record
@@ -259,6 +260,13 @@ func (t *Threads) source(name string) *sourceRoute {
 // route picks the thread a record belongs to, and a diagnostic to report
 // with it when it starts a run over another thread's open run.
 func (t *Threads) route(src *sourceRoute, rec *model.Record) (*Thread, *Diagnostic) {
+	if rec.Thread != "" {
+		// The source knows the thread (see model.Record.Thread): its runs
+		// may overlap other threads' runs without being a problem.
+		th := t.thread(src, rec.Thread)
+		src.last = th
+		return th, nil
+	}
 	if rec.Proto == model.ProtoACP {
 		return t.routeACP(src, rec), nil
 	}

@@ -37,6 +37,10 @@ type Record struct {
 	Raw json.RawMessage
 	// Event is the decoded event; never nil for a record a source produced.
 	Event Event
+	// Thread names the thread the record belongs to when its source knows
+	// it (an OpenTelemetry source groups what it receives by conversation);
+	// empty lets fold.Threads decide by the protocol's own rules.
+	Thread string
 }
 
 // Unreadable stands in for input a source could not turn into an event: a
