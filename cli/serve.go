@@ -70,12 +70,10 @@ Logins, refusals and sessions are logged to standard error.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			show, err := serve.OpenShow(ctx, opts, args, so)
-			if err != nil {
-				return err
-			}
 			cfg.Log = opts.Stderr
-			return app.BadInput(serve.Run(ctx, cfg, show))
+			return app.BadInput(serve.Run(ctx, cfg, func() (serve.Show, error) {
+				return serve.OpenShow(ctx, opts, args, so)
+			}))
 		},
 	}
 	f := cmd.Flags()

@@ -94,7 +94,7 @@ func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, se
 	cfg.HostKey = filepath.Join(ts.dir, "host_key")
 	cfg.AuthorizedKeys = keys
 	cfg.Log = ts.log
-	s, err := newServer(cfg, show)
+	s, err := newServer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, se
 	if err := s.listen(); err != nil {
 		t.Fatal(err)
 	}
-	go s.serve()
+	go s.serve(show)
 	t.Cleanup(func() { s.Close() })
 	return ts
 }

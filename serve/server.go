@@ -67,19 +67,19 @@ type Server struct {
 // and serves show until Close. Each login, refusal and session is logged
 // to cfg.Log.
 func Start(cfg Config, show Show) (*Server, error) {
-	s, err := newServer(cfg, show)
+	s, err := newServer(cfg)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.listen(); err != nil {
 		return nil, err
 	}
-	go s.serve()
+	go s.serve(show)
 	return s, nil
 }
 
-// newServer is a server that does not listen yet.
-func newServer(cfg Config, show Show) (*Server, error) {
+// newServer is a server that neither listens nor has a show yet.
+func newServer(cfg Config) (*Server, error) {
 	if cfg.Listen == "" {
 		cfg.Listen = DefaultListen
 	}
@@ -100,7 +100,7 @@ func newServer(cfg Config, show Show) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, show: show, keys: keys, hostKey: signer,
+	s := &Server{cfg: cfg, keys: keys, hostKey: signer,
 		log:   &connLog{w: cfg.Log, now: time.Now},
 		slots: make(chan struct{}, cfg.MaxSessions), served: make(chan struct{})}
 	if created {
@@ -139,13 +139,17 @@ func (s *Server) listen() error {
 		return fmt.Errorf("--listen %s: %w", s.cfg.Listen, err)
 	}
 	s.listener = l
-	s.log.printf("serving %s on %s (host key %s)", s.show.Title(), l.Addr(), gossh.FingerprintSHA256(s.hostKey.PublicKey()))
+	if a, ok := l.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() {
+		s.log.printf("listening on %s, beyond this machine: whoever reaches it with a listed key can watch", a)
+	}
 	return nil
 }
 
-// serve accepts connections until Close.
-func (s *Server) serve() {
+// serve shows show to every viewer, accepting connections until Close.
+func (s *Server) serve(show Show) {
 	defer close(s.served)
+	s.show = show
+	s.log.printf("serving %s on %s (host key %s)", show.Title(), s.listener.Addr(), gossh.FingerprintSHA256(s.hostKey.PublicKey()))
 	err := s.ssh.Serve(s.listener)
 	if errors.Is(err, ssh.ErrServerClosed) {
 		err = nil
@@ -189,12 +193,23 @@ func (s *Server) allow(ctx ssh.Context, key ssh.PublicKey) bool {
 	return ok
 }
 
-// Run serves show until ctx ends (nil) or the server fails.
-func Run(ctx context.Context, cfg Config, show Show) error {
-	s, err := Start(cfg, show)
+// Run serves what open opens until ctx ends (nil) or the server fails.
+// The allowlist, the host key and the address are checked first, so a
+// server that cannot start opens no source (and runs no agent).
+func Run(ctx context.Context, cfg Config, open func() (Show, error)) error {
+	s, err := newServer(cfg)
 	if err != nil {
 		return err
 	}
+	if err := s.listen(); err != nil {
+		return err
+	}
+	show, err := open()
+	if err != nil {
+		s.listener.Close()
+		return err
+	}
+	go s.serve(show)
 	select {
 	case <-ctx.Done():
 		return s.Close()
