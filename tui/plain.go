@@ -38,7 +38,8 @@ const plainTextMax = 120
 // seen in, with one exception so that every finished step reads as started:
 // a finished line always follows a running line, printed in the same Update
 // when the step was not seen running (its end and result came in one
-// Update). So a
+// Update); a step whose permission the user refused never ran and gets
+// none. So a
 // step seen pending and next seen completed gets pending, running,
 // completed; one that appears and finishes within one Update (a whole log
 // applied at once) gets running, completed and no pending line; and a step
@@ -245,7 +246,7 @@ func (p *PlainPrinter) step(s *model.Step) {
 	case s.Status != model.StatusRunning && !s.Status.Done():
 		return
 	}
-	if shown < shownRunning {
+	if shown < shownRunning && !s.Refused {
 		p.stepShown[s.Index] = shownRunning
 		running := *s
 		running.Status = model.StatusRunning
