@@ -31,6 +31,9 @@ const (
 	RuleChunk       Rule = "chunk"       // a *_CHUNK event that cannot be expanded
 	RuleLegacy      Rule = "legacy"      // a THINKING_* event with nothing to continue
 	RuleCorrelation Rule = "correlation" // an event for another thread
+	// RuleTooDeep: JSON nested deeper than agentwatch reads (agui.MaxDepth),
+	// in an event or in the state a STATE_DELTA would make.
+	RuleTooDeep Rule = "too-deep"
 	// RuleThreadOverlap: a run of one thread started while a run of another
 	// thread of the same source was still open (Threads).
 	RuleThreadOverlap Rule = "thread-overlap"

@@ -158,7 +158,11 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 		f.diagnose(c, "", RuleUnreadable, ev.Reason)
 		return nil
 	case *agui.Malformed:
-		f.diagnose(c, ev.Type, RuleMalformed, say("%s: %v", ev.Type, ev.Err))
+		rule := RuleMalformed
+		if errors.Is(ev.Err, agui.ErrTooDeep) {
+			rule = RuleTooDeep
+		}
+		f.diagnose(c, ev.Type, rule, say("%s: %v", ev.Type, ev.Err))
 		return nil
 	case *agui.Unknown:
 		f.warn(c, ev.Type, say("unknown event type '%s' kept as is", ev.Type))

@@ -26,9 +26,16 @@ func marshal(v any) ([]byte, error) { return json.Marshal(v, json.Deterministic(
 // that is not an object becomes *model.Unreadable, an unknown type *Unknown,
 // and a known type with a malformed field *Malformed. Input that only a
 // lenient reader accepts (invalid UTF-8, a member given twice) is first
-// normalised (see Normalize), so every decoded event holds strict JSON.
+// normalised (see Normalize), so every decoded event holds strict JSON. An
+// event nested deeper than MaxDepth is not decoded: it is Malformed (or
+// Unreadable, when its type is not one agentwatch knows) with ErrTooDeep.
 func Decode(raw []byte) model.Event {
 	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+	if len(raw) > MaxDepth { // nesting deeper takes more bytes than that
+		if d := Depth(raw); d > MaxDepth {
+			return refuseDeep(raw, d)
+		}
+	}
 	ev, strictOK := decode(raw)
 	if strictOK {
 		return ev

@@ -71,6 +71,11 @@ func FuzzDecode(f *testing.F) {
 	}
 	deep := strings.Repeat("[", 200) + "1" + strings.Repeat("]", 200)
 	f.Add([]byte(`{"type":"RUN_ERROR","message":"x","extra":{"deep":` + deep + `},"Unknown":1}`))
+	// Hostile: nested one level past what Decode reads, and a state patch
+	// whose path is as deep.
+	past := strings.Repeat(`{"a":`, agui.MaxDepth) + "0" + strings.Repeat("}", agui.MaxDepth)
+	f.Add([]byte(`{"type":"STATE_SNAPSHOT","snapshot":` + past + `}`))
+	f.Add([]byte(`{"type":"STATE_DELTA","delta":[{"op":"replace","path":"` + strings.Repeat("/a", agui.MaxDepth) + `","value":` + past + `}]}`))
 	for _, ev := range sampleEvents(f) {
 		f.Add(ev)
 	}
