@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +73,9 @@ func TestViewersShareOneGrowingLog(t *testing.T) {
 	log.add(1)
 	a.waitFor(stepOf(4, 4), "echo probe-4")
 	b.waitFor(stepOf(4, 4), "echo probe-4")
+	if n := opened(t, log.path); n > 1 {
+		t.Errorf("the log is open %d times for two viewers; a source is read once", n)
+	}
 
 	a.send(keyLeft)
 	a.send(keyLeft)
@@ -224,4 +229,21 @@ func TestDemoPlayersAreApart(t *testing.T) {
 	a.waitFor("413/840")
 	b.send("+")
 	b.waitFor("▶ 2×") // still playing, at its own speed
+}
+
+// opened counts this process's open files that are path (Linux: the
+// links in /proc/self/fd); the test is skipped where there is no /proc.
+func opened(t *testing.T, path string) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot list open files: %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && target == path {
+			n++
+		}
+	}
+	return n
 }
