@@ -15,6 +15,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
 // drive runs a command and every command it leads to (batches included)
@@ -79,7 +80,7 @@ func TestShedThenReadBack(t *testing.T) {
 		t.Errorf("while reading back the panel does not say so")
 	}
 	drive(a, cmd)
-	want := tui.PanelLines(first, 90, 30)
+	want := computer.PanelLines(first, 90, 30)
 	if len(want) == 0 {
 		t.Fatal("the first step draws nothing")
 	}

@@ -10,6 +10,9 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // acpSession folds the hand-written ACP coding session recording.
@@ -45,8 +48,8 @@ func TestACPGolden(t *testing.T) {
 	}{
 		{"edit", "call-edit", []string{"--- /home/dev/tempo/internal/schedule/length.go", "@@ -2,10 +2,10 @@", "strings.HasSuffix", "Edited internal/schedule/length.go (+3 −4)."}},
 		{"edit-new-file", "call-new", []string{"--- /dev/null", "+++ /home/dev/tempo/internal/schedule/length_cases_test.go", "package schedule"}},
-		{"execute-meta-terminal", "call-test", []string{"$ go test ./internal/schedule/", sgrRed + "--- FAIL: TestParseLength (0.00s)", "exit 1", "failed"}},
-		{"execute-client-terminal", "call-retest", []string{"$ go test ./...", sgrGreen + "ok" + sgrReset, "done"}},
+		{"execute-meta-terminal", "call-test", []string{"$ go test ./internal/schedule/", styles.RedFg + "--- FAIL: TestParseLength (0.00s)", "exit 1", "failed"}},
+		{"execute-client-terminal", "call-retest", []string{"$ go test ./...", styles.GreenFg + "ok" + styles.Reset, "done"}},
 	}
 	for _, c := range cases {
 		for _, width := range []int{80, 120} {
@@ -57,9 +60,9 @@ func TestACPGolden(t *testing.T) {
 					t.Fatalf("no step %s", c.id)
 				}
 				s := steps[i]
-				lines := PanelLines(s, width, 20)
+				lines := computer.PanelLines(s, width, 20)
 				checkPanel(t, lines, width, 20)
-				got := strings.Join(lines, "\n") + "\n" + PanelStatus(s, i, len(steps), width) + "\n"
+				got := strings.Join(lines, "\n") + "\n" + computer.PanelStatus(s, i, len(steps), width) + "\n"
 				bare := sgrRE.ReplaceAllString(got, "")
 				for _, w := range c.wants {
 					if !strings.Contains(got, w) && !strings.Contains(bare, w) {
@@ -82,7 +85,7 @@ func TestACPGolden(t *testing.T) {
 	for _, width := range []int{80, 120} {
 		name := "plan-" + strconv.Itoa(width)
 		t.Run(name, func(t *testing.T) {
-			lines := PlanLines(plan.Data, width, 12)
+			lines := render.PlanLines(plan.Data, width, 12)
 			checkPanel(t, lines, width, 12)
 			got := strings.Join(lines, "\n") + "\n"
 			bare := sgrRE.ReplaceAllString(got, "")
@@ -102,22 +105,22 @@ func TestPlanLinesFit(t *testing.T) {
 	data := []byte(`[{"content":"one","priority":"low","status":"completed"},{"content":"two","priority":"low","status":"completed"},` +
 		`{"content":"three","priority":"low","status":"completed"},{"content":"four is a much longer entry that wraps onto a second line","priority":"medium","status":"in_progress"},` +
 		`{"content":"five","priority":"low","status":"pending"},{"content":"six \u001b]52;c;aGk=\u0007","priority":"low","status":"pending"}]`)
-	lines := PlanLines(data, 30, 5)
+	lines := render.PlanLines(data, 30, 5)
 	checkPanel(t, lines, 30, 5)
 	got := plainLines(lines)
 	want := []string{"━━━━━━━━━───────── 3 of 6 done", "☑ 3 done", "◐ four is a much longer entry", "  that wraps onto a second", "… 3 more lines"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	all := PlanLines(data, 30, 20)
+	all := render.PlanLines(data, 30, 20)
 	checkPanel(t, all, 30, 20)
 	if s := strings.Join(plainLines(all), "\n"); !strings.Contains(s, "☐ six") || strings.Contains(strings.Join(all, ""), "\x1b]") {
 		t.Errorf("hostile entry: %q", all)
 	}
-	if PlanLines([]byte(`{"not":"a list"}`), 30, 5) != nil || PlanLines(data, 0, 5) != nil || PlanLines(data, 30, 0) != nil {
+	if render.PlanLines([]byte(`{"not":"a list"}`), 30, 5) != nil || render.PlanLines(data, 0, 5) != nil || render.PlanLines(data, 30, 0) != nil {
 		t.Error("bad input drew something")
 	}
-	if got := plainLines(PlanLines([]byte(`[]`), 30, 5)); len(got) != 1 || got[0] != "0 of 0 done" {
+	if got := plainLines(render.PlanLines([]byte(`[]`), 30, 5)); len(got) != 1 || got[0] != "0 of 0 done" {
 		t.Errorf("empty plan: %q", got)
 	}
 }
@@ -126,17 +129,17 @@ func TestPlanLinesFit(t *testing.T) {
 // location with a line still names the file for syntax colours.
 func TestACPPanelTitlesAndLocations(t *testing.T) {
 	code := &model.Step{Category: model.CategoryExecute, Status: model.StatusCompleted, Title: "`ls -la`", Result: "a\n"}
-	if got := plainLines(PanelLines(code, 40, 4)); got[0] != "$ ls -la" || got[1] != "a" {
+	if got := plainLines(computer.PanelLines(code, 40, 4)); got[0] != "$ ls -la" || got[1] != "a" {
 		t.Errorf("code-span title: %q", got)
 	}
 	words := &model.Step{Category: model.CategoryExecute, Status: model.StatusRunning, Title: "Run the tests"}
-	if got := PanelLines(words, 40, 4); !strings.HasPrefix(got[0], sgrBold+"Run the tests") {
+	if got := computer.PanelLines(words, 40, 4); !strings.HasPrefix(got[0], styles.Bold+"Run the tests") {
 		t.Errorf("title heading: %q", got)
 	}
 	read := &model.Step{Category: model.CategoryRead, Status: model.StatusCompleted, Location: "/w/main.go:3",
 		Locations: []model.Location{{Path: "/w/main.go", Line: 3}}, Result: "package main\n"}
 	plain := &model.Step{Category: model.CategoryRead, Status: model.StatusCompleted, Location: "/w/main.go", Result: "package main\n"}
-	if a, b := PanelLines(read, 40, 4), PanelLines(plain, 40, 4); strings.Join(a, "\n") != strings.Join(b, "\n") {
+	if a, b := computer.PanelLines(read, 40, 4), computer.PanelLines(plain, 40, 4); strings.Join(a, "\n") != strings.Join(b, "\n") {
 		t.Errorf("read with a line:\n%q\nwithout:\n%q", a, b)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
 // Layouts accepted by AppOptions.Layout.
@@ -49,7 +50,7 @@ type AppOptions struct {
 
 // App is the root model of the viewer: it owns the fold, the layout, focus
 // and the selected step, and routes messages to the plain components
-// (Transcript, PanelLines, Timeline) it draws.
+// (transcript.Transcript, computer.PanelLines, computer.Timeline) it draws.
 type App struct {
 	fold *fold.Fold
 	recs <-chan []model.Record
@@ -60,7 +61,7 @@ type App struct {
 	width, height int
 	layout        string
 
-	transcript *Transcript
+	transcript *transcript.Transcript
 
 	// selected indexes fold.Steps(); -1 before the first step.
 	selected int
@@ -158,7 +159,7 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 		recs:       recs,
 		opts:       opts,
 		layout:     opts.Layout,
-		transcript: NewTranscript(),
+		transcript: transcript.New(),
 		selected:   -1,
 		following:  true,
 	}

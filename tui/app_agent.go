@@ -14,6 +14,8 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // Agent is what the screen may ask of a live agent. The calls return at
@@ -76,13 +78,13 @@ func (a *App) agentLines(w int) []string {
 	var parts []string
 	switch {
 	case g.cancelling:
-		parts = append(parts, "\x1b[1;33m◌ cancelling…"+sgrReset)
+		parts = append(parts, "\x1b[1;33m◌ cancelling…"+styles.Reset)
 	case g.busy:
-		parts = append(parts, "\x1b[1;32m● working"+sgrReset+sgrFaint+" (esc cancels)"+sgrReset)
+		parts = append(parts, "\x1b[1;32m● working"+styles.Reset+styles.Faint+" (esc cancels)"+styles.Reset)
 	case g.last != "":
 		parts = append(parts, "turn ended: "+Plain(g.last))
 	default:
-		parts = append(parts, sgrFaint+"ready"+sgrReset)
+		parts = append(parts, styles.Faint+"ready"+styles.Reset)
 	}
 	if s.Mode != "" {
 		parts = append(parts, "mode "+Plain(s.Mode))
@@ -98,14 +100,14 @@ func (a *App) agentLines(w int) []string {
 	if s.Cost != "" {
 		parts = append(parts, Plain(s.Cost))
 	}
-	status := padLine(ansi.Truncate(" "+strings.Join(parts, sgrFaint+" · "+sgrReset), w, "…"), w)
+	status := render.Pad(ansi.Truncate(" "+strings.Join(parts, styles.Faint+" · "+styles.Reset), w, "…"), w)
 	g.input.SetWidth(max(1, w-4))
 	g.input.SetSuggestions(a.suggestions(s))
 	prompt := g.input.View()
 	if !g.focused {
-		prompt = sgrFaint + ansi.Strip(prompt) + sgrReset
+		prompt = styles.Faint + ansi.Strip(prompt) + styles.Reset
 	}
-	return []string{status, padLine(ansi.Truncate(prompt, w, "…"), w)}
+	return []string{status, render.Pad(ansi.Truncate(prompt, w, "…"), w)}
 }
 
 // tokens is 12.3k for 12345.

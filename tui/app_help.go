@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -125,9 +127,9 @@ func helpBox(maxW, maxH int, helpLines [][2]string) []string {
 			if i > 0 {
 				body = append(body, "")
 			}
-			s = sgrBold + l[1] + sgrReset
+			s = styles.Bold + l[1] + styles.Reset
 		} else {
-			s = sgrHelp + l[0] + sgrReset + strings.Repeat(" ", keyW-ansi.StringWidth(l[0])+2) + l[1]
+			s = sgrHelp + l[0] + styles.Reset + strings.Repeat(" ", keyW-ansi.StringWidth(l[0])+2) + l[1]
 		}
 		body = append(body, s)
 	}
@@ -139,11 +141,11 @@ func helpBox(maxW, maxH int, helpLines [][2]string) []string {
 	if n := ansi.StringWidth(top); n < inner+3 {
 		top += strings.Repeat("─", inner+3-n)
 	}
-	out = append(out, sgrFaint+ansi.Truncate(top, inner+3, "")+"╮"+sgrReset)
+	out = append(out, styles.Faint+ansi.Truncate(top, inner+3, "")+"╮"+styles.Reset)
 	for _, s := range body {
-		out = append(out, sgrFaint+"│"+sgrReset+" "+padLine(s, inner)+sgrReset+" "+sgrFaint+"│"+sgrReset)
+		out = append(out, styles.Faint+"│"+styles.Reset+" "+render.Pad(s, inner)+styles.Reset+" "+styles.Faint+"│"+styles.Reset)
 	}
-	out = append(out, sgrFaint+"╰"+strings.Repeat("─", inner+2)+"╯"+sgrReset)
+	out = append(out, styles.Faint+"╰"+strings.Repeat("─", inner+2)+"╯"+styles.Reset)
 	return out
 }
 
@@ -158,6 +160,6 @@ func overlayHelp(lines []string, width int, help [][2]string) {
 	y := (len(lines) - len(box)) / 2
 	for i, b := range box {
 		l := lines[y+i]
-		lines[y+i] = ansi.Cut(l, 0, x) + sgrReset + b + ansi.Cut(l, x+bw, width) + sgrReset
+		lines[y+i] = ansi.Cut(l, 0, x) + styles.Reset + b + ansi.Cut(l, x+bw, width) + styles.Reset
 	}
 }

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
 // wheelRows is how far one wheel notch scrolls the transcript.
@@ -152,22 +153,22 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 	if g.timeline.contains(m.X, m.Y) {
 		h := g.timelineView.HitAt(m.Y-g.timeline.y, m.X-g.timeline.x)
 		switch h.Kind {
-		case HitChip:
+		case computer.HitChip:
 			a.stopPlay()
 			a.selectStep(h.Step)
-		case HitTick:
+		case computer.HitTick:
 			a.stopPlay()
 			a.selectStep(h.Step)
 			a.dragging = true
-		case HitPrev:
+		case computer.HitPrev:
 			a.stopPlay()
 			a.selectStep(a.selected - 1)
-		case HitNext:
+		case computer.HitNext:
 			a.stopPlay()
 			a.selectStep(a.selected + 1)
-		case HitPlay:
+		case computer.HitPlay:
 			return a.togglePlay()
-		case HitLive:
+		case computer.HitLive:
 			a.backToLive()
 		}
 		return nil

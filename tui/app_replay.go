@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
 // replayFrame is the shortest gap between replay ticks: records due closer
@@ -73,13 +75,13 @@ func (a *App) moved(err error) {
 		key := th.Source + "\x00" + th.ID
 		if key != a.played.key {
 			if a.played.transcripts == nil {
-				a.played.transcripts = map[string]*Transcript{}
+				a.played.transcripts = map[string]*transcript.Transcript{}
 			}
 			a.played.transcripts[a.played.key] = a.transcript
 			t := a.played.transcripts[key]
 			if t == nil {
-				t = NewTranscript()
-				t.SetLight(a.transcript.glamour.light)
+				t = transcript.New()
+				t.SetLight(a.transcript.Light())
 			}
 			a.transcript, a.played.key = t, key
 			a.panelCache = panelCache{}
@@ -114,10 +116,10 @@ func (a *App) replayKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		return a.replayed(p.Toggle), true
 	case "+", "=":
 		p.Faster()
-		return a.flash(speedText(p.Speed())), true
+		return a.flash(computer.SpeedText(p.Speed())), true
 	case "-", "_":
 		p.Slower()
-		return a.flash(speedText(p.Speed())), true
+		return a.flash(computer.SpeedText(p.Speed())), true
 	case ".":
 		return a.replayed(func() error { return seekErr(p.StepEvent(1)) }), true
 	case ",":
@@ -172,16 +174,16 @@ func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
 	}
 	h := g.timelineView.HitAt(y-g.timeline.y, x-g.timeline.x)
 	switch h.Kind {
-	case HitChip, HitTick:
-		a.dragging = h.Kind == HitTick
+	case computer.HitChip, computer.HitTick:
+		a.dragging = h.Kind == computer.HitTick
 		return a.replayed(func() error { return seekErr(p.SeekStep(h.Step)) }), true
-	case HitPrev:
+	case computer.HitPrev:
 		return a.replayed(func() error { return seekErr(p.NextStep(-1)) }), true
-	case HitNext:
+	case computer.HitNext:
 		return a.replayed(func() error { return seekErr(p.NextStep(1)) }), true
-	case HitPlay:
+	case computer.HitPlay:
 		return a.replayed(p.Toggle), true
-	case HitLive:
+	case computer.HitLive:
 		return a.replayed(func() error { return seekErr(p.Seek(p.Len())) }), true
 	}
 	return nil, true
@@ -203,7 +205,7 @@ func (a *App) replayDrag(x int) tea.Cmd {
 }
 
 // replayState is what the replay bar shows now.
-func (a *App) replayState() ReplayState {
+func (a *App) replayState() computer.ReplayState {
 	p := a.player
 	sched := p.Schedule()
 	marks := func(at []int) []time.Duration {
@@ -215,7 +217,7 @@ func (a *App) replayState() ReplayState {
 		}
 		return out
 	}
-	return ReplayState{
+	return computer.ReplayState{
 		Playing: p.Playing(), Speed: p.Speed(), Elapsed: min(p.Elapsed(), p.Total()), Total: p.Total(),
 		Pos: p.Pos(), Len: p.Len(), Steps: marks(p.Timeline().StepStarts()), Runs: marks(p.Timeline().RunStarts()),
 		Flash: a.flashNote, Untimed: !sched.Timed(),
@@ -226,5 +228,5 @@ func (a *App) replayState() ReplayState {
 // source and thread id; key is the one on screen.
 type playedThreads struct {
 	key         string
-	transcripts map[string]*Transcript
+	transcripts map[string]*transcript.Transcript
 }

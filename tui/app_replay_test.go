@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
 // stillClock is a clock the test moves by hand.
@@ -125,8 +126,8 @@ func TestReplayClicks(t *testing.T) {
 	a.View()
 	tl := a.geo.timelineView
 	for col := 0; col < a.geo.timeline.w; col++ {
-		if h := tl.HitAt(TimelineChips, col); h.Kind == HitChip && h.Step < len(a.fold.Steps())-1 {
-			a.Update(tea.MouseClickMsg{X: a.geo.timeline.x + col, Y: a.geo.timeline.y + TimelineChips, Button: tea.MouseLeft})
+		if h := tl.HitAt(computer.TimelineChips, col); h.Kind == computer.HitChip && h.Step < len(a.fold.Steps())-1 {
+			a.Update(tea.MouseClickMsg{X: a.geo.timeline.x + col, Y: a.geo.timeline.y + computer.TimelineChips, Button: tea.MouseLeft})
 			if n := len(a.fold.Steps()); n != h.Step+1 {
 				t.Fatalf("click on the chip of step %d: %d steps shown, want %d", h.Step+1, n, h.Step+1)
 			}
@@ -150,9 +151,9 @@ func TestReplayGolden(t *testing.T) {
 }
 
 func TestReplayBar(t *testing.T) {
-	s := ReplayState{Playing: true, Speed: 0.25, Elapsed: 30 * time.Second, Total: 2 * time.Minute, Pos: 10, Len: 40,
+	s := computer.ReplayState{Playing: true, Speed: 0.25, Elapsed: 30 * time.Second, Total: 2 * time.Minute, Pos: 10, Len: 40,
 		Steps: []time.Duration{10 * time.Second, 60 * time.Second}, Runs: []time.Duration{0, 90 * time.Second}}
-	v := ReplayBar(s, 60)
+	v := computer.ReplayBar(s, 60)
 	got := ansi.Strip(v.Line)
 	for _, want := range []string{"▶ 0.25×", "0:30 / 2:00", "10/40", "●", "┃", "·"} {
 		if !strings.Contains(got, want) {
@@ -168,7 +169,7 @@ func TestReplayBar(t *testing.T) {
 	if d := v.TimeAt(v.TrackTo+5, s.Total); d != s.Total {
 		t.Errorf("past the end of track = %v", d)
 	}
-	narrow := ReplayBar(s, 20)
+	narrow := computer.ReplayBar(s, 20)
 	if ansi.StringWidth(narrow.Line) != 20 || narrow.TrackTo != 0 {
 		t.Errorf("narrow bar: %q track %d–%d", ansi.Strip(narrow.Line), narrow.TrackFrom, narrow.TrackTo)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
 // threadsReplay is a replay App over the log of six threads, paused at the
@@ -43,7 +44,7 @@ func seekTo(t *testing.T, a *App, k int) {
 func TestThreadsReplay(t *testing.T) {
 	a, p := threadsReplay(t, 200, 50)
 	runs := logRuns(t, threadsRecords(t))
-	transcripts := map[string]*Transcript{}
+	transcripts := map[string]*transcript.Transcript{}
 	for i, r := range runs {
 		seekTo(t, a, (r.from+r.to)/2)
 		th := p.Thread()
@@ -62,8 +63,8 @@ func TestThreadsReplay(t *testing.T) {
 		if !strings.Contains(ansi.Strip(s), replayFooter[:20]) {
 			t.Errorf("in run %d the footer is not the replay's", i)
 		}
-		if len(a.transcript.items) != len(th.Fold.Items()) {
-			t.Errorf("in run %d the transcript has %d items, the thread %d", i, len(a.transcript.items), len(th.Fold.Items()))
+		if a.transcript.Len() != len(th.Fold.Items()) {
+			t.Errorf("in run %d the transcript has %d items, the thread %d", i, a.transcript.Len(), len(th.Fold.Items()))
 		}
 		if p.Threads().Len() > 1 {
 			if tr, ok := transcripts[r.thread]; ok && tr != a.transcript {

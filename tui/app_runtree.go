@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/runtree"
 )
 
 // toggleRunTree shows or hides the run tree, with the selected step's run
@@ -29,9 +30,9 @@ func (a *App) toggleRunTree() {
 
 // runTreeView draws the run tree for the panel.
 func (a *App) runTreeView(w, h int) []string {
-	rows := RunRows(a.fold.Runs(), a.fold.Steps())
+	rows := runtree.Rows(a.fold.Runs(), a.fold.Steps())
 	a.runCursor = max(0, min(a.runCursor, len(rows)-1))
-	return RunTreeLines(rows, a.runCursor, w, h)
+	return runtree.Lines(rows, a.runCursor, w, h)
 }
 
 // runTreeKey moves through the run tree while the panel has focus; Enter
@@ -52,8 +53,8 @@ func (a *App) runTreeKey(k tea.KeyPressMsg) bool {
 
 // runTreeClick jumps to the run drawn at line of the run tree.
 func (a *App) runTreeClick(line int) {
-	rows := RunRows(a.fold.Runs(), a.fold.Steps())
-	if i, ok := RunTreeRowAt(rows, a.runCursor, a.geo.runTree.h, line); ok {
+	rows := runtree.Rows(a.fold.Runs(), a.fold.Steps())
+	if i, ok := runtree.RowAt(rows, a.runCursor, a.geo.runTree.h, line); ok {
 		a.runCursor = i
 		a.jumpToRun(i)
 	}
@@ -83,16 +84,5 @@ func (a *App) jumpToRun(i int) {
 	}
 }
 
-// runNoteOf is RunNote for the run a run item shows: the latest run of that
-// id that started at or before the item's first record ("" when none).
-func runNoteOf(runs []*model.Run, it *model.Item) string {
-	for i := len(runs) - 1; i >= 0; i-- {
-		if r := runs[i]; r != nil && r.RunID == it.ID && r.FirstSeq <= it.FirstSeq {
-			return RunNote(runs, i)
-		}
-	}
-	if it.Name != "" {
-		return "continues " + plainOneLine(it.Name)
-	}
-	return ""
-}
+// runNoteOf is runtree.NoteOf, for the plain printer.
+func runNoteOf(runs []*model.Run, it *model.Item) string { return runtree.NoteOf(runs, it) }

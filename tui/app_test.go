@@ -18,6 +18,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
 func demoRecords(t testing.TB) []model.Record {
@@ -327,11 +328,11 @@ func TestAppClickChip(t *testing.T) {
 		d := newDemoApp(t, sz[0], sz[1], false, AppOptions{})
 		d.View()
 		g := d.geo
-		row := g.timeline.y + TimelineChips
+		row := g.timeline.y + computer.TimelineChips
 		target := -1
 		for col := 0; col < g.timeline.w; col++ {
-			h := g.timelineView.HitAt(TimelineChips, col)
-			if h.Kind == HitChip && h.Step != d.selected {
+			h := g.timelineView.HitAt(computer.TimelineChips, col)
+			if h.Kind == computer.HitChip && h.Step != d.selected {
 				target = h.Step
 				d.Update(tea.MouseClickMsg{X: g.timeline.x + col, Y: row, Button: tea.MouseLeft})
 				break
@@ -347,8 +348,8 @@ func TestAppClickChip(t *testing.T) {
 		d.View()
 		g = d.geo
 		for col := 0; col < g.timeline.w; col++ {
-			if g.timelineView.HitAt(TimelineControls, col).Kind == HitLive {
-				d.Update(tea.MouseClickMsg{X: g.timeline.x + col, Y: g.timeline.y + TimelineControls, Button: tea.MouseLeft})
+			if g.timelineView.HitAt(computer.TimelineControls, col).Kind == computer.HitLive {
+				d.Update(tea.MouseClickMsg{X: g.timeline.x + col, Y: g.timeline.y + computer.TimelineControls, Button: tea.MouseLeft})
 				break
 			}
 		}

@@ -18,6 +18,9 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/threadlist"
+	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
 const (
@@ -43,7 +46,7 @@ type threadsView struct {
 	chosen bool
 	// follow switches to the thread that most recently got records.
 	follow bool
-	list   *ThreadList
+	list   *threadlist.List
 	// moved is set once the person moved the list's selection: until then
 	// it stays on the top row (the newest activity) as rows reorder.
 	moved bool
@@ -59,7 +62,7 @@ type threadsView struct {
 // threadScreen is what the App shows of one thread, kept while another
 // thread is on screen.
 type threadScreen struct {
-	transcript *Transcript
+	transcript *transcript.Transcript
 	selected   int
 	following  bool
 	focus      appFocus
@@ -83,7 +86,7 @@ type batchesMsg []model.Batch
 // in ts. Until the channel closes the input is live.
 func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
-	a.threads = &threadsView{set: ts, batches: batches, list: NewThreadList(),
+	a.threads = &threadsView{set: ts, batches: batches, list: threadlist.New(),
 		marked: map[*fold.Thread]bool{},
 		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.afterThreads(nil)
@@ -165,8 +168,8 @@ func (a *App) forget(gone []*fold.Thread) {
 		delete(tv.marked, th)
 		if th == tv.cur {
 			tv.cur, tv.lost = nil, th
-			light := a.transcript.glamour.light
-			a.transcript = NewTranscript()
+			light := a.transcript.Light()
+			a.transcript = transcript.New()
 			a.transcript.SetLight(light)
 			a.fold = fold.New(fold.Options{})
 			a.selected, a.following = -1, true
@@ -205,8 +208,8 @@ func (a *App) showThread(th *fold.Thread) {
 	if s := tv.saved[th]; s != nil {
 		a.transcript, a.selected, a.following, a.focus = s.transcript, s.selected, s.following, s.focus
 	} else {
-		light := a.transcript.glamour.light
-		a.transcript = NewTranscript()
+		light := a.transcript.Light()
+		a.transcript = transcript.New()
 		a.transcript.SetLight(light)
 		a.selected, a.following, a.focus = -1, true, focusTranscript
 	}
@@ -232,7 +235,7 @@ func (a *App) refreshList() {
 		}
 		return cmp.Compare(y.LastSeq, x.LastSeq)
 	})
-	rows := make([]ThreadRow, len(tv.order))
+	rows := make([]threadlist.Row, len(tv.order))
 	now := a.now()
 	for i, th := range tv.order {
 		c := tv.rows[th]
@@ -245,7 +248,7 @@ func (a *App) refreshList() {
 			}
 			tv.rows[th] = c
 		}
-		rows[i] = ThreadRow{ID: th.ID, Title: c.title, Source: th.Source, Runs: c.runs, Steps: c.steps, Failed: c.failed,
+		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Runs: c.runs, Steps: c.steps, Failed: c.failed,
 			First: th.First, Last: th.Last, Live: a.activeAt(th, now),
 			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}
@@ -399,7 +402,7 @@ func (a *App) listScreen(w, rows int) []string {
 	out = append(out, titleLine(title, true, w))
 	a.geo.list = rect{0, 1, w, rows - 1}
 	for _, l := range tv.list.View(w, rows-1) {
-		out = append(out, padLine(l, w))
+		out = append(out, render.Pad(l, w))
 	}
 	return out
 }

@@ -95,11 +95,11 @@ func TestThreadsAppGolden(t *testing.T) {
 			d.feed(t, model.Batch{Source: threadsSource, Records: recs[cut:]})
 			d.press("esc")
 			var live, marked int
-			for _, r := range d.threads.list.rows {
+			for _, r := range d.threads.list.Rows() {
 				live += btoi(r.Live)
 				marked += btoi(r.Marked)
 			}
-			if live != 3 || marked != 1 || !d.threads.list.rows[0].Marked {
+			if live != 3 || marked != 1 || !d.threads.list.Rows()[0].Marked {
 				t.Errorf("%d rows live, %d marked, want 3 and the first", live, marked)
 			}
 			checkGolden(t, "threads_app", "live"+suffix, d.screen(t), "ThreadsAppGolden")

@@ -16,6 +16,7 @@ import (
 	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui/runtree"
 )
 
 // threadsLog is the log the thread screen's tests read: a server's log of
@@ -168,7 +169,7 @@ func (d *threadsApp) open(t testing.TB, th *fold.Thread) {
 func branchThread(t testing.TB, ts *fold.Threads) *fold.Thread {
 	t.Helper()
 	for _, th := range ts.List() {
-		for _, r := range RunRows(th.Fold.Runs(), th.Fold.Steps()) {
+		for _, r := range runtree.Rows(th.Fold.Runs(), th.Fold.Steps()) {
 			if r.Branch {
 				return th
 			}
@@ -237,8 +238,8 @@ func checkShowsFold(t *testing.T, d *threadsApp, th *fold.Thread, ref *fold.Fold
 				want[i].ToolCallID, want[i].Status, want[i].RunID)
 		}
 	}
-	if len(d.transcript.items) != len(th.Fold.Items()) {
-		t.Errorf("the transcript has %d items, the thread %d", len(d.transcript.items), len(th.Fold.Items()))
+	if d.transcript.Len() != len(th.Fold.Items()) {
+		t.Errorf("the transcript has %d items, the thread %d", d.transcript.Len(), len(th.Fold.Items()))
 	}
 	s := ansi.Strip(d.screen(t))
 	if top := titleBar(d.App); d.threads.set.Len() > 1 && !strings.Contains(top, "thread "+th.ID[:8]) {

@@ -10,6 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 const (
@@ -43,14 +46,14 @@ type appGeometry struct {
 	panel           rect // the panel below its title line
 	liveMark        rect
 	timeline        rect
-	timelineView    TimelineView
+	timelineView    computer.TimelineView
 	replayBar       rect
-	replayBarView   ReplayBarView
+	replayBarView   computer.ReplayBarView
 	list            rect // the thread list's rows
 	runTree         rect // the run tree's lines in the panel
 }
 
-// panelCache keeps the panel's view lines: PanelLines decodes screenshots
+// panelCache keeps the panel's view lines: computer.PanelLines decodes screenshots
 // on every call, which a frame cannot afford.
 type panelCache struct {
 	step    int
@@ -95,7 +98,7 @@ func (a *App) render() string {
 	lines := make([]string, 0, h)
 	if a.threads != nil && a.threads.listing {
 		lines = append(lines, a.listScreen(w, rows)...)
-		lines = append(lines, padLine(sgrFaint+ansi.Truncate(listFooter, w, "…")+sgrReset, w))
+		lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(listFooter, w, "…")+styles.Reset, w))
 		if a.help {
 			overlayHelp(lines, w, helpFor(false, true, true))
 		}
@@ -108,7 +111,7 @@ func (a *App) render() string {
 		pw := w - tw - 1
 		left := a.transcriptPane(rect{0, 0, tw, rows})
 		right := a.panelPane(rect{tw + 1, 0, pw, rows})
-		sep := sgrFaint + "│" + sgrReset
+		sep := styles.Faint + "│" + styles.Reset
 		for i := range rows {
 			lines = append(lines, left[i]+sep+right[i])
 		}
@@ -128,7 +131,7 @@ func (a *App) render() string {
 		footer = agentFooter
 		lines = append(lines, a.agentLines(w)...)
 	}
-	lines = append(lines, padLine(sgrFaint+ansi.Truncate(footer, w, "…")+sgrReset, w))
+	lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(footer, w, "…")+styles.Reset, w))
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}
@@ -150,7 +153,7 @@ func titleLine(title string, focused bool, width int) string {
 	if n < width {
 		text += strings.Repeat("─", width-n)
 	}
-	return padLine(sgr+ansi.Truncate(text, width, "…")+sgrReset, width)
+	return render.Pad(sgr+ansi.Truncate(text, width, "…")+styles.Reset, width)
 }
 
 // transcriptPane draws the title line and the transcript into r.
@@ -183,7 +186,7 @@ func (a *App) transcriptPane(r rect) []string {
 	a.geo.transcript = body
 	a.transcript.SetSize(body.w, body.h)
 	for _, l := range a.transcript.View() {
-		out = append(out, padLine(l, r.w))
+		out = append(out, render.Pad(l, r.w))
 	}
 	for len(out) < r.h {
 		out = append(out, strings.Repeat(" ", r.w))
@@ -218,7 +221,7 @@ func (a *App) panelPane(r rect) []string {
 				if _, _, reading := a.reading(); reading {
 					wait = "reading the log…"
 				}
-				out = append(out, centreLine(sgrFaint+wait+sgrReset, ansi.StringWidth(wait), r.w))
+				out = append(out, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), r.w))
 			default:
 				out = append(out, blank)
 			}
@@ -235,32 +238,32 @@ func (a *App) panelPane(r rect) []string {
 	lines = append(lines, a.panelHeader(s, body))
 	view := a.panelView(a.shownStep(), r.w, viewH)
 	if note := a.readBackNote(); note != "" {
-		view = append([]string{sgrFaint + ansi.Truncate(Plain(note), r.w, "…") + sgrReset}, view...)
+		view = append([]string{styles.Faint + ansi.Truncate(Plain(note), r.w, "…") + styles.Reset}, view...)
 	}
 	a.geo.runTree = rect{}
 	if plan := a.plan(); a.showPlan && plan != nil {
-		view = PlanLines(plan.Data, r.w, viewH)
+		view = render.PlanLines(plan.Data, r.w, viewH)
 	} else if a.showRuns {
 		view = a.runTreeView(r.w, viewH)
 		a.geo.runTree = rect{r.x, body.y + 1, r.w, viewH}
 	}
 	for i := range viewH {
 		if i < len(view) {
-			lines = append(lines, padLine(view[i], r.w))
+			lines = append(lines, render.Pad(view[i], r.w))
 		} else {
 			lines = append(lines, strings.Repeat(" ", r.w))
 		}
 	}
-	lines = append(lines, padLine(PanelStatus(s, a.selected, len(steps), r.w), r.w))
+	lines = append(lines, render.Pad(computer.PanelStatus(s, a.selected, len(steps), r.w), r.w))
 	if a.player != nil {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
-	tl := Timeline(TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
+	tl := computer.Timeline(computer.TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
 	if a.done {
-		hideLiveButton(&tl)
+		tl.HideLiveButton()
 	}
 	for _, l := range tl.Lines {
-		lines = append(lines, padLine(l, r.w))
+		lines = append(lines, render.Pad(l, r.w))
 	}
 	// Too short for everything: keep the timeline, the part that is clicked.
 	drop := max(0, len(lines)-body.h)
@@ -283,7 +286,7 @@ func (a *App) panelPane(r rect) []string {
 
 // replayBarLine draws the replay bar at (x, y) and notes where it is.
 func (a *App) replayBarLine(x, y, w int) string {
-	v := ReplayBar(a.replayState(), w)
+	v := computer.ReplayBar(a.replayState(), w)
 	a.geo.replayBar, a.geo.replayBarView = rect{x, y, w, 1}, v
 	return v.Line
 }
@@ -294,20 +297,20 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 	prefix, mark, cells := "", "", 0
 	switch {
 	case a.live():
-		mark, prefix = appLiveMark, sgrLive+appLiveMark+sgrReset+"  "
+		mark, prefix = appLiveMark, sgrLive+appLiveMark+styles.Reset+"  "
 	case a.watching():
-		mark, prefix = appWatchMark, sgrWatch+appWatchMark+sgrReset+"  "
+		mark, prefix = appWatchMark, sgrWatch+appWatchMark+styles.Reset+"  "
 	case !a.done:
-		mark, prefix = appBackMark, sgrBack+appBackMark+sgrReset+"  "
+		mark, prefix = appBackMark, sgrBack+appBackMark+styles.Reset+"  "
 	}
 	if mark != "" {
 		cells = ansi.StringWidth(mark) + 2
 		if cells >= body.w {
-			return padLine(prefix, body.w)
+			return render.Pad(prefix, body.w)
 		}
 		a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
 	}
-	return padLine(prefix+StepRow(s, body.w-cells), body.w)
+	return render.Pad(prefix+render.StepRow(s, body.w-cells), body.w)
 }
 
 // panelView returns the step's view lines, cached per step version and size.
@@ -316,7 +319,7 @@ func (a *App) panelView(s *model.Step, w, h int) []string {
 	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.shed == s.Shed && c.w == w && c.h == h {
 		return c.lines
 	}
-	lines := PanelLines(s, w, h)
+	lines := computer.PanelLines(s, w, h)
 	if lines == nil {
 		lines = []string{}
 	}
@@ -327,34 +330,8 @@ func (a *App) panelView(s *model.Step, w, h int) []string {
 // centreLine places text of cells cells in the middle of width cells.
 func centreLine(text string, cells, width int) string {
 	if cells >= width {
-		return padLine(text, width)
+		return render.Pad(text, width)
 	}
 	left := (width - cells) / 2
-	return padLine(strings.Repeat(" ", left)+text, width)
-}
-
-// hideLiveButton blanks the controls' live button: once the input has ended
-// there is no live to go back to.
-func hideLiveButton(v *TimelineView) {
-	if TimelineControls >= len(v.hits) {
-		return
-	}
-	hits := v.hits[TimelineControls]
-	from, to := -1, -1
-	for col, h := range hits {
-		if h.Kind == HitLive {
-			if from < 0 {
-				from = col
-			}
-			to = col + 1
-		}
-	}
-	if from < 0 {
-		return
-	}
-	line := v.Lines[TimelineControls]
-	v.Lines[TimelineControls] = ansi.Cut(line, 0, from) + sgrReset + strings.Repeat(" ", to-from) + ansi.Cut(line, to, len(hits))
-	for col := from; col < to; col++ {
-		hits[col] = noHit
-	}
+	return render.Pad(strings.Repeat(" ", left)+text, width)
 }

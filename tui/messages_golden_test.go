@@ -10,6 +10,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
 // reviewSteps opens a messages-only fixture the way the app does (detect,
@@ -78,9 +79,9 @@ func TestMessagesGolden(t *testing.T) {
 			}
 			var b strings.Builder
 			for i, s := range steps {
-				lines := PanelLines(s, width, height)
+				lines := computer.PanelLines(s, width, height)
 				checkPanel(t, lines, width, height)
-				status := PanelStatus(s, i, len(steps), width)
+				status := computer.PanelStatus(s, i, len(steps), width)
 				view := strings.Join(lines, "\n") + "\n" + status + "\n"
 				bare := sgrRE.ReplaceAllString(view, "")
 				for _, w := range fx.wants[i] {

@@ -11,6 +11,9 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources/acpconn"
+	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // PermissionMsg asks the user to answer an agent's permission request. The
@@ -65,7 +68,7 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 	if title == "" {
 		title = "tool call " + req.ToolCallID
 	}
-	body = append(body, sgrBold+"The agent asks to: "+sgrReset+ansi.Truncate(Plain(title), inner-19, "…"))
+	body = append(body, styles.Bold+"The agent asks to: "+styles.Reset+ansi.Truncate(Plain(title), inner-19, "…"))
 	var opts []string
 	for i, o := range req.Options {
 		key := fmt.Sprintf("%d", i+1)
@@ -76,13 +79,13 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 		if strings.HasPrefix(o.Kind, "reject") {
 			sgr = "\x1b[31m"
 		}
-		opts = append(opts, sgrHelp+"["+key+"]"+sgrReset+" "+sgr+Plain(o.Name)+sgrReset)
+		opts = append(opts, sgrHelp+"["+key+"]"+styles.Reset+" "+sgr+Plain(o.Name)+styles.Reset)
 	}
-	opts = append(opts, sgrHelp+"[esc]"+sgrReset+" cancel")
+	opts = append(opts, sgrHelp+"[esc]"+styles.Reset+" cancel")
 	optLines := wrapParts(opts, inner)
 	viewH := maxH - 2 - len(body) - 1 - len(optLines)
 	if step != nil && viewH >= 3 {
-		view := PanelLines(step, inner, min(viewH, 20))
+		view := computer.PanelLines(step, inner, min(viewH, 20))
 		body = append(body, "")
 		for _, l := range view {
 			if strings.TrimSpace(ansi.Strip(l)) == "" && len(body) > 1 && strings.TrimSpace(ansi.Strip(body[len(body)-1])) == "" {
@@ -99,11 +102,11 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 	out := make([]string, 0, len(body)+2)
 	top := "╭─ Permission "
 	top += strings.Repeat("─", max(0, inner+3-ansi.StringWidth(top)))
-	out = append(out, "\x1b[1;33m"+top+"╮"+sgrReset)
+	out = append(out, "\x1b[1;33m"+top+"╮"+styles.Reset)
 	for _, s := range body {
-		out = append(out, "\x1b[1;33m│"+sgrReset+" "+padLine(s, inner)+sgrReset+" \x1b[1;33m│"+sgrReset)
+		out = append(out, "\x1b[1;33m│"+styles.Reset+" "+render.Pad(s, inner)+styles.Reset+" \x1b[1;33m│"+styles.Reset)
 	}
-	out = append(out, "\x1b[1;33m╰"+strings.Repeat("─", inner+2)+"╯"+sgrReset)
+	out = append(out, "\x1b[1;33m╰"+strings.Repeat("─", inner+2)+"╯"+styles.Reset)
 	return out
 }
 
@@ -143,6 +146,6 @@ func overlayBox(lines []string, width int, box []string) {
 	y := (len(lines) - len(box)) / 2
 	for i, b := range box {
 		l := lines[y+i]
-		lines[y+i] = ansi.Cut(l, 0, x) + sgrReset + b + ansi.Cut(l, x+bw, width) + sgrReset
+		lines[y+i] = ansi.Cut(l, 0, x) + styles.Reset + b + ansi.Cut(l, x+bw, width) + styles.Reset
 	}
 }

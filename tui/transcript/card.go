@@ -1,0 +1,235 @@
+package transcript
+
+// This file draws a reply's steps as the transcript shows them:
+// one row per tool call, and the computer card that sums up what the
+// agent did on its computer — the latest screenshot or the current step's
+// icon, the current operation, the step count and a live mark. Both are pure:
+// the transcript caches what they return per (item, width, version).
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Thumbnail size of the computer card, in cells.
+const (
+	cardThumbCols = 12
+	cardThumbRows = 4
+)
+
+// CardCompactWidth is the narrowest width at which ComputerCard draws the
+// full six-line card; below it the card is three lines without a thumbnail.
+const CardCompactWidth = 24
+
+// CardState is what a computer card shows for one reply: its steps, the one
+// the card is about (usually the newest), and whether the reply still streams.
+type CardState struct {
+	Steps   []*model.Step
+	Current int
+	Live    bool
+}
+
+// ComputerCard draws the card: a rounded box (╭─ computer ─╮ …) width cells wide;
+// left a thumbnail of the latest screenshot among Steps[:Current+1] (render.HalfBlock at
+// 12×4 cells) or, without one, the current step's category icon in a 12×4 area;
+// right the current operation (the current step's Label, Plain, cut), below it
+// "N steps" and "● LIVE" (green) while Live; 6 lines high. width < 24 gives a
+// compact 3-line card without thumbnail.
+//
+// The full card's third content line is the current step's status with its
+// exit code and duration ("✗ failed · exit 2 · 1.2s"). The compact card puts
+// the operation on its middle line and the count and live mark in its bottom
+// border, shortened ("7 ●") as the width requires. Every line is exactly
+// width cells; a width below 2 has no room for a box and gives blank lines,
+// and a width below 1 gives nil. Current is clamped to the steps.
+//
+// The screenshot is decoded on every call, so the caller caches the lines
+// per reply, version and width, as every transcript row is cached.
+func ComputerCard(c CardState, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	n := len(c.Steps)
+	cur := max(0, min(c.Current, n-1))
+	var step *model.Step
+	if n > 0 {
+		step = c.Steps[cur]
+	}
+	if width < 2 {
+		return []string{" ", " ", " "}
+	}
+	if width < CardCompactWidth {
+		return compactCard(step, n, c.Live, width)
+	}
+
+	inner := width - 2
+	// │ thumb(12) ␣␣ text ␣│
+	textW := inner - 1 - cardThumbCols - 2 - 1
+	thumb := cardThumbnail(c.Steps, cur)
+
+	lines := make([]string, 0, 2+cardThumbRows)
+	lines = append(lines, cardTop(width))
+	for row := range cardThumbRows {
+		w := render.NewLine(width)
+		w.Put("│ ", "")
+		w.Raw(thumb[row], cardThumbCols)
+		w.Spaces(2)
+		sub := render.NewLine(textW)
+		switch {
+		case row == 0 && step != nil:
+			sub.Cut(render.StepLabel(step), textW, "1")
+		case row == 1:
+			sub.Put(stepCount(n), "")
+			if c.Live {
+				sub.Put(" · ", styles.ParamDim)
+				sub.Put("● LIVE", styles.ParamGreen)
+			}
+		case row == 2 && step != nil:
+			glyph, sgr := render.StepGlyph(step.Status)
+			sub.Put(glyph+" "+render.StepStatusWord(step.Status), sgr)
+			exit, dur := render.StepResult(step)
+			if exit != "" || dur != "" {
+				sub.Put(" · ", styles.ParamDim)
+				sub.WriteResult(exit, dur)
+			}
+		}
+		w.Raw(sub.String(), textW)
+		w.Put(" │", "")
+		lines = append(lines, w.String())
+	}
+	lines = append(lines, cardBottom(width))
+	return lines
+}
+
+func stepCount(n int) string {
+	if n == 1 {
+		return "1 step"
+	}
+	return strconv.Itoa(n) + " steps"
+}
+
+// cardTop is "╭─ computer ───╮", or a bare edge when the title does not fit.
+func cardTop(width int) string {
+	const title = "─ computer "
+	w := render.NewLine(width)
+	w.Put("╭", "")
+	if width-2 >= ansi.StringWidth(title)+1 { // the title and at least one "─" after it
+		w.Put(title, "")
+	}
+	w.Repeat("─", w.Room()-1)
+	w.Put("╮", "")
+	return w.String()
+}
+
+// cardBottom is the bare bottom edge "╰───╯".
+func cardBottom(width int) string {
+	w := render.NewLine(width)
+	w.Put("╰", "")
+	w.Repeat("─", w.Room()-1)
+	w.Put("╯", "")
+	return w.String()
+}
+
+// compactCard is the three-line card for narrow widths: the box, the icon
+// and operation inside it, and the step count and live mark in the bottom
+// border, as much of them as fits.
+func compactCard(step *model.Step, n int, live bool, width int) []string {
+	inner := width - 2
+	mid := render.NewLine(width)
+	mid.Put("│", "")
+	body := render.NewLine(inner)
+	pad := 0 // a space inside each side of the box, when there is room
+	if inner >= 5 {
+		pad = 1
+	}
+	body.Spaces(pad)
+	if step != nil {
+		body.Put(render.CategoryIcon(step.Category)+" ", "")
+		body.Cut(render.StepLabel(step), body.Room()-pad, "1")
+	}
+	mid.Raw(body.String(), inner)
+	mid.Put("│", "")
+
+	// The longest of these that fits in the bottom border, with "╰─ " and " ─╯".
+	type meta struct{ count, live string }
+	count := strconv.Itoa(n)
+	candidates := []meta{{stepCount(n), "● LIVE"}, {count, "● LIVE"}, {count, "●"}, {count, ""}}
+	if !live {
+		candidates = []meta{{stepCount(n), ""}, {count, ""}}
+	}
+	bottom := render.NewLine(width)
+	bottom.Put("╰", "")
+	for _, m := range candidates {
+		cells := len(m.count)
+		if m.live != "" {
+			cells += 1 + ansi.StringWidth(m.live)
+		}
+		if inner >= cells+4 { // "─ " before, " ─" after
+			bottom.Put("─ ", "")
+			bottom.Put(m.count, "")
+			if m.live != "" {
+				bottom.Put(" ", "")
+				bottom.Put(m.live, styles.ParamGreen)
+			}
+			bottom.Put(" ", "")
+			break
+		}
+	}
+	bottom.Repeat("─", bottom.Room()-1)
+	bottom.Put("╯", "")
+	return []string{cardTop(width), mid.String(), bottom.String()}
+}
+
+// cardThumbnail returns the card's 12×4 left area: the latest screenshot of
+// steps[:cur+1] that decodes, drawn in half blocks, or else the current
+// step's category icon and short name centred in blank cells.
+func cardThumbnail(steps []*model.Step, cur int) []string {
+	for i := min(cur, len(steps)-1); i >= 0; i-- {
+		s := steps[i]
+		if s == nil {
+			continue
+		}
+		for j := len(s.Screenshots) - 1; j >= 0; j-- {
+			shot := s.Screenshots[j]
+			if len(shot.Data) == 0 || shot.Truncated {
+				continue
+			}
+			img, err := render.DecodeImage(shot.Data)
+			if err != nil {
+				continue // a broken picture should not hide an older good one
+			}
+			if lines := render.HalfBlock(img, cardThumbCols, cardThumbRows); len(lines) == cardThumbRows {
+				return lines
+			}
+		}
+	}
+	blank := strings.Repeat(" ", cardThumbCols)
+	lines := []string{blank, blank, blank, blank}
+	c, status := model.CategoryOther, model.StatusPending
+	if cur >= 0 && cur < len(steps) && steps[cur] != nil {
+		c, status = steps[cur].Category, steps[cur].Status
+	}
+	_, sgr := render.StepGlyph(status)
+	if status == model.StatusPending {
+		sgr = ""
+	}
+	lines[1] = centred(render.CategoryIcon(c), sgr)
+	lines[2] = centred(render.CategoryShort(c), styles.ParamDim)
+	return lines
+}
+
+// centred is text (one line, ASCII or one-cell glyphs) in colour sgr,
+// centred in the thumbnail's width.
+func centred(text, sgr string) string {
+	cells := ansi.StringWidth(text)
+	left := (cardThumbCols - cells) / 2
+	w := render.NewLine(cardThumbCols)
+	w.Spaces(left)
+	w.Put(text, sgr)
+	return w.String()
+}

@@ -1,0 +1,513 @@
+package transcript
+
+// This file turns one transcript item into rows, exactly width cells each,
+// and caches them per (item, width, version): a finished
+// item keeps its version, so it is rendered once per width.
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/runtree"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
+	"github.com/agentwatch/agentwatch/tui/styles"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// gutterWidth is the width of the author column ("agent  "); message
+// text and the rows of a reply start after it.
+const gutterWidth = 7
+
+// gutterMinWidth is the narrowest view that has a gutter; below it the
+// author gets a line of its own and everything starts at column 0.
+const gutterMinWidth = 32
+
+// renderKey names what a rendering is of: an item, and the part of its text
+// (0 for an item drawn whole).
+type renderKey struct {
+	seq  uint64
+	part int
+}
+
+// keyOf is the cache key of entry e.
+func (t *Transcript) keyOf(e int) renderKey {
+	en := t.entry(e)
+	return renderKey{seq: t.items[en.item].Seq, part: en.part}
+}
+
+// renderedItem is an item's rows for one width, and what they depend on.
+type renderedItem struct {
+	version  uint64
+	stepSeq  uint64 // the step's LastSeq, for tool calls: steps change without the item
+	width    int
+	expanded bool
+	lines    []string
+	// card is what the computer card drawn below a reply's last tool call
+	// depends on (zero for none); cardRows is its height at the end of
+	// lines, and cardStep the step it shows.
+	card     cardKey
+	cardRows int
+	cardStep int
+}
+
+// stepOf returns the step a tool-call item shows, or nil.
+func (t *Transcript) stepOf(it *model.Item) *model.Step {
+	if i := t.stepIndex(it); i >= 0 {
+		return t.steps[i]
+	}
+	return nil
+}
+
+// stepIndex is the index in the steps of the step a tool-call item shows,
+// or -1.
+func (t *Transcript) stepIndex(it *model.Item) int {
+	if it.Kind != model.ItemToolCall {
+		return -1
+	}
+	if it.Step >= 0 && it.Step < len(t.steps) {
+		return it.Step
+	}
+	return -1
+}
+
+// lines returns the rows of entry e at the current width, from the cache
+// when the item, its step and its expansion have not changed.
+func (t *Transcript) lines(e int) []string {
+	en := t.entry(e)
+	i := en.item
+	it := t.items[i]
+	var stepSeq uint64
+	if s := t.stepOf(it); s != nil {
+		stepSeq = s.LastSeq + 1 // 0 stays "no step"
+	}
+	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
+	card := t.cardOf(i)
+	key := renderKey{seq: it.Seq, part: en.part}
+	if r, ok := t.cache[key]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
+		return r.lines
+	}
+	t.renders++
+	ls := t.render(it, exp, en.part)
+	if len(ls) == 0 {
+		ls = []string{strings.Repeat(" ", t.width)}
+	}
+	r := &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls, card: card.key}
+	if card.key.seq != 0 {
+		g, _ := t.gutter()
+		pad := strings.Repeat(" ", g)
+		cl := ComputerCard(card.state, t.width-g)
+		for _, l := range cl {
+			r.lines = append(r.lines, pad+l)
+		}
+		r.cardRows, r.cardStep = len(cl), card.step
+	}
+	t.cache[key] = r
+	return r.lines
+}
+
+// heightOf is entry e's height at the current width without rendering it:
+// cached, exact for the one-line kinds, estimated for the rest.
+func (t *Transcript) heightOf(e int) int {
+	en := t.entry(e)
+	i := en.item
+	it := t.items[i]
+	if r, ok := t.cache[renderKey{seq: it.Seq, part: en.part}]; ok && r.width == t.width && r.version == it.Version {
+		return len(r.lines)
+	}
+	w := t.width
+	text, first, _ := t.partText(it, en.part)
+	head := 0
+	if first {
+		head = 1
+	}
+	switch it.Kind {
+	case model.ItemMessage:
+		g, _ := t.gutter()
+		return head + estimateRows(text, w-g)
+	case model.ItemReasoning:
+		if t.expanded[it.Seq] {
+			g, _ := t.gutter()
+			return head + estimateRows(text, w-g-2)
+		}
+	case model.ItemError, model.ItemDiagnostic:
+		return estimateRows(text, w-2)
+	case model.ItemToolCall:
+		if t.replies.owner(i) >= 0 {
+			// Most replies with tool calls have a card: guess the full one.
+			return 1 + 2 + cardThumbRows
+		}
+	}
+	return 1
+}
+
+// estimateRows guesses how many lines text takes wrapped at width cells
+// (bytes for cells, one line per paragraph at least): close enough to step
+// over items during a long scroll.
+func estimateRows(text string, width int) int {
+	width = max(width, 1)
+	n := 0
+	for p := range strings.SplitSeq(text, "\n") {
+		n += 1 + len(p)/width
+	}
+	return max(n, 1)
+}
+
+// gutter returns the author column's width and whether the author has a
+// line of its own.
+func (t *Transcript) gutter() (int, bool) {
+	if t.width < gutterMinWidth {
+		return 0, true
+	}
+	return gutterWidth, false
+}
+
+// planRows bounds a plan drawn in the transcript.
+const planRows = 12
+
+// render draws one item; every line is exactly t.width cells.
+func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
+	w := t.width
+	g, _ := t.gutter()
+	pad := strings.Repeat(" ", g)
+	text, first, _ := t.partText(it, part)
+	switch it.Kind {
+	case model.ItemMessage:
+		return t.renderMessage(it, text, first)
+	case model.ItemReasoning:
+		return reasoningRows(text, first, w, pad, expanded)
+	case model.ItemToolCall:
+		if s := t.stepOf(it); s != nil {
+			return []string{pad + render.StepRow(s, w-g)}
+		}
+		return []string{dimLine(pad, "○ "+oneLine(it.Name), w)}
+	case model.ItemRun:
+		return []string{runSeparator(it, runtree.NoteOf(t.runs, it), w)}
+	case model.ItemError:
+		if !first {
+			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
+		}
+		head := "✗ error"
+		if it.Name != "" {
+			head += " " + oneLine(it.Name)
+		}
+		return wrapRows(head+": "+sanitize.Plain(text), w, styles.ParamRed)
+	case model.ItemDiagnostic:
+		if !first {
+			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
+		}
+		return wrapRows("⚠ "+sanitize.Plain(text), w, styles.ParamRed)
+	case model.ItemPlan:
+		// The plan as a checklist: it is replaced as the agent works.
+		if lines := render.PlanLines(it.Data, w-g, planRows); lines != nil {
+			out := []string{fitLine(styled("plan", styles.ParamDim), w)}
+			for _, l := range lines {
+				out = append(out, fitLine(pad+l, w))
+			}
+			return out
+		}
+	}
+	return []string{dimLine(pad, otherLine(it), w)}
+}
+
+// renderMessage draws a message: a blank line, then the author in the gutter
+// beside the markdown of its text.
+func (t *Transcript) renderMessage(it *model.Item, text string, first bool) []string {
+	w := t.width
+	g, ownLine := t.gutter()
+	label, sgr := author(it)
+	var out []string
+	if first {
+		out = append(out, strings.Repeat(" ", w))
+		if ownLine {
+			out = append(out, fitLine(styled(label, sgr), w))
+		}
+	}
+	var body []string
+	if text := strings.TrimSpace(sanitize.Plain(text)); text != "" {
+		t.markdownBytes += len(text)
+		body = splitMarkdown(t.markdown(text, w-g))
+	}
+	if len(body) == 0 && first {
+		body = []string{styled("…", styles.ParamDim)}
+	}
+	pad := strings.Repeat(" ", g)
+	for i, l := range body {
+		prefix := pad
+		if i == 0 && first && !ownLine {
+			prefix = styled(label, sgr) + strings.Repeat(" ", g-ansi.StringWidth(label))
+		}
+		out = append(out, fitLine(prefix+l, w))
+	}
+	return out
+}
+
+// author is the gutter word for a message and its colour.
+func author(it *model.Item) (string, string) {
+	switch it.Role {
+	case "user":
+		return "you", "1;36"
+	case "assistant":
+		return "agent", "1;35"
+	case "developer":
+		return "dev", styles.ParamDim
+	case "":
+		return "msg", styles.ParamDim
+	}
+	return ansi.Truncate(oneLine(it.Role), gutterWidth-2, "…"), styles.ParamDim
+}
+
+// reasoningRows draws reasoning collapsed to one dim line, or expanded:
+// a header line and the text wrapped below it.
+func reasoningRows(text string, first bool, w int, pad string, expanded bool) []string {
+	if !expanded {
+		return []string{dimLine(pad, "▸ thinking: "+oneLine(text), w)}
+	}
+	text = strings.TrimSpace(sanitize.Plain(text))
+	var out []string
+	if first {
+		out = append(out, fitLine(pad+styled("▾ thinking", styles.ParamDim), w))
+	}
+	inner := max(w-len(pad)-2, 1)
+	for l := range strings.SplitSeq(ansi.Wrap(text, inner, ""), "\n") {
+		out = append(out, fitLine(pad+"  "+styled(l, "2;3"), w))
+	}
+	return out
+}
+
+// runSeparator is a dim rule naming the run and how it joins the run
+// tree (note, from RunNote).
+func runSeparator(it *model.Item, note string, w int) string {
+	label := "── run " + oneLine(it.ID)
+	if note != "" {
+		label += " (" + note + ")"
+	}
+	label += " "
+	if n := ansi.StringWidth(label); n > w {
+		label = ansi.Truncate(label, w, "…")
+	} else if n := w - n; n > 0 {
+		label += strings.Repeat("─", n)
+	}
+	return fitLine(styled(label, styles.ParamDim), w)
+}
+
+// otherLine is the one-line summary of an item of another kind.
+func otherLine(it *model.Item) string {
+	s := "· " + string(it.Kind)
+	if it.Name != "" {
+		s += " " + oneLine(it.Name)
+	}
+	if it.Text != "" {
+		s += ": " + oneLine(it.Text)
+	}
+	if it.Kind == model.ItemPhase && it.Status.Done() {
+		s += " ✓"
+	}
+	if len(it.Data) > 0 {
+		if d := compactJSON(it.Data); d != "" {
+			s += " " + d
+		}
+	}
+	return s
+}
+
+// compactJSON is raw JSON on one line, made safe; at most 512 bytes are
+// looked at, as the line is cut to the width anyway.
+func compactJSON(raw json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return oneLine(string(raw[:min(len(raw), 512)]))
+	}
+	s := b.String()
+	if len(s) > 512 {
+		s = s[:512]
+		for !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return oneLine(s)
+}
+
+// wrapRows wraps plain text to the width in colour sgr, continuation lines
+// indented by two cells.
+func wrapRows(text string, w int, sgr string) []string {
+	var out []string
+	for i, l := range strings.Split(ansi.Wrap(strings.TrimRight(text, "\n"), max(w-2, 1), ""), "\n") {
+		if i > 0 {
+			l = "  " + l
+		}
+		out = append(out, fitLine(styled(l, sgr), w))
+	}
+	return out
+}
+
+// oneLine is s made safe and flat: no escapes or controls, breaks as
+// spaces. A line shows at most a few hundred cells, so only the head of a
+// long text is looked at.
+func oneLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, sanitize.Plain(head(s, oneLineMax)))
+	return strings.TrimSpace(s)
+}
+
+// oneLineMax is how many bytes of a text a one-line summary looks at.
+const oneLineMax = 4 << 10
+
+// dimLine is one dim line of plain text after pad, cut with "…" when it
+// is longer than the width.
+func dimLine(pad, text string, w int) string {
+	if room := w - len(pad); room > 0 && ansi.StringWidth(text) > room {
+		text = ansi.Truncate(text, room, "…")
+	}
+	return fitLine(pad+styled(text, styles.ParamDim), w)
+}
+
+// styled wraps s in the SGR sgr and a reset ("" leaves it plain).
+func styled(s, sgr string) string {
+	if sgr == "" || s == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m" + s + styles.Reset
+}
+
+// fitLine cuts or pads a styled line to exactly w cells, closing any colour
+// at the end of its text so nothing bleeds into the padding.
+func fitLine(s string, w int) string {
+	n := ansi.StringWidth(s)
+	if n > w {
+		s = ansi.Truncate(s, w, "")
+		n = ansi.StringWidth(s)
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 && !strings.HasSuffix(s, styles.Reset) {
+		s += styles.Reset
+	}
+	return s + strings.Repeat(" ", max(w-n, 0))
+}
+
+// replyIndex groups the items into replies for the computer card: a reply
+// starts at each user message and at each run separator, and runs up to
+// the next one, so a reply is one run's answer to one user message. The
+// card is drawn below the reply's last tool-call row.
+//
+// index is incremental: items are only ever appended by the fold (kinds and
+// roles never change), so a longer list with the same first and last known
+// items resumes where the last scan stopped.
+type replyIndex struct {
+	starts   []int   // first item of each reply
+	lastTool []int   // last tool-call item of each reply, -1 for none
+	of       []int32 // reply of each item
+	first    *model.Item
+	last     *model.Item
+	// runs finds the run separator item of a run id; its status is the
+	// run's (open while it runs).
+	runs map[string]int
+}
+
+func (r *replyIndex) index(items []*model.Item) {
+	n := len(r.of)
+	if n == 0 || len(items) < n || items[0] != r.first || items[n-1] != r.last {
+		*r = replyIndex{runs: map[string]int{}}
+		n = 0
+	}
+	for i := n; i < len(items); i++ {
+		it := items[i]
+		if len(r.starts) == 0 || it.Kind == model.ItemRun || (it.Kind == model.ItemMessage && it.Role == "user") {
+			r.starts = append(r.starts, i)
+			r.lastTool = append(r.lastTool, -1)
+		}
+		k := len(r.starts) - 1
+		r.of = append(r.of, int32(k))
+		switch it.Kind {
+		case model.ItemToolCall:
+			r.lastTool[k] = i
+		case model.ItemRun:
+			r.runs[it.ID] = i
+		}
+	}
+	if len(items) > 0 {
+		r.first, r.last = items[0], items[len(items)-1]
+	}
+}
+
+// owner is the reply whose last tool call item i is, or -1.
+func (r *replyIndex) owner(i int) int {
+	if i < 0 || i >= len(r.of) {
+		return -1
+	}
+	if k := int(r.of[i]); r.lastTool[k] == i {
+		return k
+	}
+	return -1
+}
+
+// cardKey is what a card's rendering depends on: the newest change among
+// its steps (LastSeq+1, 0 for no card), how many steps, and the live mark.
+type cardKey struct {
+	seq  uint64
+	n    int
+	live bool
+}
+
+type card struct {
+	key   cardKey
+	state CardState
+	step  int // index of the current step in Transcript.steps
+}
+
+// cardOf is the card drawn below item i: none unless i is the last tool call
+// of a reply with a categorized step (category other than "other") or a
+// screenshot. The card's current step is the reply's last; it is live while
+// the reply is the newest and its run still runs or its last step has not
+// finished.
+func (t *Transcript) cardOf(i int) card {
+	if len(t.replies.of) != len(t.items) {
+		t.replies.index(t.items)
+	}
+	k := t.replies.owner(i)
+	if k < 0 {
+		return card{}
+	}
+	end := len(t.items)
+	if k+1 < len(t.replies.starts) {
+		end = t.replies.starts[k+1]
+	}
+	var c card
+	show := false
+	for j := t.replies.starts[k]; j < end; j++ {
+		si := t.stepIndex(t.items[j])
+		if si < 0 {
+			continue
+		}
+		s := t.steps[si]
+		if s == nil {
+			continue
+		}
+		c.state.Steps = append(c.state.Steps, s)
+		c.step = si
+		c.key.seq = max(c.key.seq, s.LastSeq+1)
+		if (s.Category != model.CategoryOther && s.Category != "") || len(s.Screenshots) > 0 {
+			show = true
+		}
+	}
+	if !show {
+		return card{}
+	}
+	c.key.n = len(c.state.Steps)
+	c.state.Current = c.key.n - 1
+	if k == len(t.replies.starts)-1 {
+		last := c.state.Steps[c.key.n-1]
+		live := !last.Status.Done()
+		if ri, ok := t.replies.runs[last.RunID]; ok && ri < len(t.items) && !t.items[ri].Status.Done() {
+			live = true
+		}
+		c.state.Live, c.key.live = live, live
+	}
+	return c
+}
