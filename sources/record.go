@@ -48,7 +48,13 @@ type Recorder struct {
 	timer  *time.Timer // pending fsync, when dirty
 	err    error       // sticky: the first write error
 	closed bool
-	now    func() time.Time // the clock for missing timestamps; tests replace it
+	// size is where the last complete event (or the opening bracket) ends:
+	// a write that fails is cut back to it, so the file never ends inside
+	// an event. events counts the events this Recorder wrote.
+	size     int64
+	events   int
+	appended bool             // opened with appendTo
+	now      func() time.Time // the clock for missing timestamps; tests replace it
 }
 
 // CreateRecorder creates the log at path. It refuses a file that exists
@@ -58,11 +64,14 @@ type Recorder struct {
 // must then be a JSON array, closed or not, made of complete values; one
 // that ends in a cut-off value is refused rather than cut. An empty file is
 // started afresh. A new file is created with mode 0600: agent transcripts
-// are private.
+// are private. A path that is not a regular file (a device, a named pipe, a
+// directory, or a symbolic link to one) is refused with an error wrapping
+// ErrNotRegular; with appendTo, a symbolic link to a regular file appends
+// to the file it leads to.
 func CreateRecorder(path string, appendTo bool) (*Recorder, error) {
 	r := &Recorder{path: path, first: true, now: time.Now}
 	if !appendTo {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err := CreateOutput(path)
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("record: %s already exists; use --append to add to it", path)
 		}
@@ -77,11 +86,11 @@ func CreateRecorder(path string, appendTo bool) (*Recorder, error) {
 		}
 		return r, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := OpenOutput(path, os.O_RDWR)
 	if err != nil {
 		return nil, fmt.Errorf("record: %w", err)
 	}
-	r.f = f
+	r.f, r.appended = f, true
 	if err := r.reopen(); err != nil {
 		f.Close()
 		return nil, err
@@ -97,6 +106,7 @@ func (r *Recorder) start() error {
 	if err := r.f.Sync(); err != nil {
 		return fmt.Errorf("record: %s: %w", r.path, err)
 	}
+	r.size = 1
 	return nil
 }
 
@@ -159,7 +169,7 @@ func (r *Recorder) reopen() error {
 	if _, err := r.f.Seek(end, io.SeekStart); err != nil {
 		return fmt.Errorf("record: %s: %w", r.path, err)
 	}
-	r.first = first
+	r.first, r.size = first, end
 	return nil
 }
 
@@ -186,7 +196,10 @@ func recSyntaxErr(err error) bool {
 // Records whose Event is *model.Unreadable are skipped: their Raw is not an
 // event (it may be a cut-off tail or nothing at all). A record whose Raw is
 // not a JSON object is an error, and nothing of that Write is written.
-// After a write error the Recorder keeps returning it.
+// A write the operating system refuses (a full disk, a file size limit) is
+// cut back, so the file ends after the last event written whole, and the
+// error names the file and says how many events it keeps. After a write
+// error the Recorder keeps returning it.
 func (r *Recorder) Write(recs ...model.Record) error {
 	var buf bytes.Buffer
 	r.mu.Lock()
@@ -197,12 +210,13 @@ func (r *Recorder) Write(recs ...model.Record) error {
 	if r.err != nil {
 		return r.err
 	}
-	first := r.first
+	first, n := r.first, 0
 	for i := range recs {
 		rec := &recs[i]
 		if _, bad := rec.Event.(*model.Unreadable); bad {
 			continue
 		}
+		n++
 		if !first {
 			buf.WriteString(",\n")
 		}
@@ -215,9 +229,11 @@ func (r *Recorder) Write(recs ...model.Record) error {
 		return nil
 	}
 	if _, err := r.f.Write(buf.Bytes()); err != nil {
-		r.err = fmt.Errorf("record: %s: %w", r.path, err)
+		r.err = r.failed(err)
 		return r.err
 	}
+	r.size += int64(buf.Len())
+	r.events += n
 	r.first = first
 	if !r.dirty {
 		r.dirty = true
@@ -285,6 +301,31 @@ func recTimestamp(raw []byte) (has bool, open int, err error) {
 	return has, open, nil
 }
 
+// failed is the error for a write the operating system refused, after
+// cutting the file back to its last whole event.
+func (r *Recorder) failed(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is named below, once
+	}
+	kept := fmt.Sprintf("the %d events recorded before", r.events)
+	switch {
+	case r.events == 0 && r.appended:
+		kept = "what it held, and no event of this stream"
+	case r.events == 0:
+		kept = "no event"
+	case r.appended:
+		kept += ", after what it held"
+	}
+	if terr := r.f.Truncate(r.size); terr != nil {
+		return fmt.Errorf("record: cannot write %s: %w (and cannot cut back a half-written event: %v)", r.path, err, terr)
+	}
+	if _, serr := r.f.Seek(r.size, io.SeekStart); serr != nil {
+		return fmt.Errorf("record: cannot write %s: %w (and cannot cut back a half-written event: %v)", r.path, err, serr)
+	}
+	return fmt.Errorf("record: cannot write %s: %w; it keeps %s", r.path, err, kept)
+}
+
 // syncLater is the timer's fsync.
 func (r *Recorder) syncLater() {
 	r.mu.Lock()
@@ -299,7 +340,9 @@ func (r *Recorder) syncLater() {
 }
 
 // Close writes the closing "]", syncs and closes the file. It returns the
-// first error the Recorder met; calling it again returns nil.
+// first error the Recorder met; calling it again returns nil. After a
+// write error it still tries to close the array, so that what was kept
+// is a whole log; if that fails too the file ends after its last event.
 func (r *Recorder) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -311,12 +354,13 @@ func (r *Recorder) Close() error {
 		r.timer.Stop()
 	}
 	err := r.err
-	if err == nil {
-		if _, werr := r.f.Write([]byte("]\n")); werr != nil {
+	if _, werr := r.f.Write([]byte("]\n")); werr != nil {
+		_ = r.f.Truncate(r.size) // an unclosed array is still read whole
+		if err == nil {
 			err = fmt.Errorf("record: %s: %w", r.path, werr)
-		} else if serr := r.f.Sync(); serr != nil {
-			err = fmt.Errorf("record: %s: %w", r.path, serr)
 		}
+	} else if serr := r.f.Sync(); serr != nil && err == nil {
+		err = fmt.Errorf("record: %s: %w", r.path, serr)
 	}
 	if cerr := r.f.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("record: %s: %w", r.path, cerr)
