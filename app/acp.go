@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/sources/acpconn"
 	"github.com/agentwatch/agentwatch/tui"
 )
@@ -40,6 +40,10 @@ type ACPOptions struct {
 	StderrLog string
 	// Auth is the authentication method to use when the agent asks for one.
 	Auth string
+
+	// stop ends the session early; ACP sets it, and a recording that
+	// cannot be written calls it.
+	stop func()
 }
 
 func (ao *ACPOptions) check(opts *Options) error {
@@ -64,52 +68,56 @@ func (ao *ACPOptions) check(opts *Options) error {
 type acpSession struct {
 	conn      *acpconn.Conn
 	stderrLog *os.File
-	record    *os.File
+	record    *acpRecorder
 }
 
+// close stops the agent and closes its files; the error is the
+// recording's (it names the file).
 func (s *acpSession) close() error {
 	s.conn.Close()
 	<-s.conn.Done()
 	var err error
 	if s.record != nil {
-		if cerr := s.record.Close(); cerr != nil {
-			err = cerr
-		}
-		if rerr := s.conn.RecordErr(); rerr != nil {
-			err = rerr
-		}
+		err = s.record.close()
 	}
 	s.stderrLog.Close()
 	return err
 }
 
+// openStderrLog opens the file the agent's standard error goes to: path
+// (appended to, a regular file or a new one), or a new file of its own in
+// the temporary folder, which a name known in advance would not be.
+func openStderrLog(path string) (*os.File, error) {
+	if path == "" {
+		return os.CreateTemp("", "agentwatch-acp-*.log")
+	}
+	return sources.OpenOutput(path, os.O_WRONLY|os.O_APPEND)
+}
+
 // startACP spawns the agent with its stderr in a log file and, with
 // --record, the recording open.
 func startACP(opts *Options, ao *ACPOptions, args []string, perms acpconn.Permissions, record bool) (*acpSession, error) {
-	logPath := ao.StderrLog
-	if logPath == "" {
-		logPath = filepath.Join(os.TempDir(), fmt.Sprintf("agentwatch-acp-%d.log", os.Getpid()))
-	}
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logFile, err := openStderrLog(ao.StderrLog)
 	if err != nil {
 		return nil, BadInput(fmt.Errorf("--stderr-log: %w", err))
 	}
 	s := &acpSession{stderrLog: logFile}
 	var rec io.Writer
 	if record && opts.Record != "" {
-		f, err := os.OpenFile(opts.Record, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o644)
+		r, err := createACPRecorder(opts.Record, ao.stop)
 		if err != nil {
 			logFile.Close()
-			return nil, BadInput(fmt.Errorf("--record: %w (agentwatch does not overwrite a recording)", err))
+			return nil, BadInput(err)
 		}
-		s.record, rec = f, f
+		s.record, rec = r, r
 	}
 	conn, err := acpconn.Start(acpconn.Options{Command: args, Dir: ao.Cwd, AllowWrite: ao.AllowWrite, AllowTerminal: ao.AllowTerminal,
 		Stderr: logFile, Record: rec, Permissions: perms})
 	if err != nil {
 		logFile.Close()
 		if s.record != nil {
-			s.record.Close()
+			s.record.close()
+			os.Remove(opts.Record) // nothing was recorded
 		}
 		return nil, BadInput(err)
 	}
@@ -164,6 +172,9 @@ func ACP(opts *Options, ao *ACPOptions, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ao.stop = cancel
 	switch {
 	case ao.List:
 		return acpList(ctx, opts, ao, args)
@@ -234,12 +245,12 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	perr := <-printed
 	fmt.Fprint(opts.Stdout, out.String())
 	switch {
+	case closeErr != nil: // a recording that failed stopped the turn
+		return BadInput(closeErr)
 	case turnErr != nil:
 		return &ProblemsError{Err: turnErr}
 	case perr != nil:
 		return perr
-	case closeErr != nil:
-		return BadInput(fmt.Errorf("--record: %w", closeErr))
 	}
 	fmt.Fprintf(opts.Stdout, "turn ended: %s\n", stopReason)
 	if stopReason != "end_turn" {
@@ -342,14 +353,14 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 	_, runErr := prog.Run()
 	closeErr := s.close()
 	fmt.Fprintf(opts.Stderr, "agentwatch: the agent's standard error is in %s\n", s.stderrLog.Name())
+	if closeErr != nil {
+		return BadInput(closeErr)
+	}
 	if opts.Record != "" {
 		fmt.Fprintf(opts.Stderr, "agentwatch: recorded to %s (play it with: agentwatch replay %s)\n", opts.Record, opts.Record)
 	}
 	if runErr != nil && ctx.Err() == nil {
 		return fmt.Errorf("screen: %w", runErr)
-	}
-	if closeErr != nil {
-		return BadInput(fmt.Errorf("--record: %w", closeErr))
 	}
 	return nil
 }

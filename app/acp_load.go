@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
@@ -69,11 +68,11 @@ func loadSession(ctx context.Context, opts *Options, ao *ACPOptions, args []stri
 	}
 	closeErr := s.close()
 	<-done
+	if closeErr != nil { // a recording that failed stopped the load
+		return nil, BadInput(closeErr)
+	}
 	if loadErr != nil {
 		return nil, BadInput(loadErr)
-	}
-	if closeErr != nil {
-		return nil, BadInput(fmt.Errorf("--record: %w", closeErr))
 	}
 	recs := col.all()
 	for i := range recs {

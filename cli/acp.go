@@ -30,12 +30,17 @@ is approved unless --permissions says so.
 The agent may read files inside the session folder (--cwd), write them only
 with --allow-write and run commands only with --allow-terminal; paths that
 lead out of the folder are refused. Its standard error goes to a log file
-(--stderr-log), never onto the screen.
+(--stderr-log: appended to, or by default a new file in the temporary
+folder), never onto the screen.
 
 --list lists the agent's sessions; --load ID replays one (session/load, on
 its own connection) with the replay controls, at --pace per update.
---record FILE keeps every JSON-RPC line in both directions with its time;
-agentwatch replay FILE plays it back at its true pace, no agent needed.
+--record FILE keeps every JSON-RPC line in both directions with its time, in
+a new file readable by you alone (mode 0600); a write that fails (a full
+disk) stops the session with an error, the file ending after its last whole
+line. agentwatch replay FILE plays it back at its true pace, no agent needed.
+Output files are only ever regular files or new paths: a device, a named
+pipe, a folder or a link to one is refused.
 --plain --prompt TEXT runs one turn headless and exits 0 on end_turn.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
