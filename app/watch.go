@@ -40,39 +40,18 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 		if folder {
 			return BadInput(fmt.Errorf("--record keeps one stream; %s is a folder of logs already on disk", title))
 		}
-		rec, err := sources.CreateRecorder(opts.Record, opts.Append)
-		if err != nil {
-			return BadInput(err)
+		rec, rerr := sources.CreateRecorder(opts.Record, opts.Append)
+		if rerr != nil {
+			return BadInput(rerr)
 		}
-		tee := make(chan model.Batch, 64)
-		done := make(chan error, 1)
-		go func() {
-			defer close(tee)
-			var werr error
-			for b := range src {
-				if werr == nil {
-					werr = rec.Write(b.Records...)
-				}
-				select {
-				case tee <- b:
-				case <-ctx.Done():
-					done <- werr
-					return
-				}
-			}
-			done <- werr
-		}()
+		var recorded func() error
+		in, recorded = recordTee(ctx, cancel, rec, src)
 		defer func() {
 			cancel() // the screen may have quit while records still came
-			werr := <-done
-			if cerr := rec.Close(); werr == nil {
-				werr = cerr
-			}
-			if werr != nil && err == nil {
-				err = BadInput(fmt.Errorf("--record %s: %w", opts.Record, werr))
+			if rerr := recorded(); rerr != nil && err == nil {
+				err = BadInput(rerr) // it names the file and what it keeps
 			}
 		}()
-		in = tee
 	}
 	if status == nil {
 		closed := make(chan string)
@@ -99,6 +78,48 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 		return fmt.Errorf("screen: %w", err)
 	}
 	return nil
+}
+
+// recordTee passes src's batches on, writing each to rec first. A write
+// that fails stops the watch (through stop): a recording asked for and
+// silently cut is worse than no watch at all. recorded waits for the tee
+// to end, closes rec and returns the first error it met.
+func recordTee(ctx context.Context, stop context.CancelFunc, rec *sources.Recorder, src <-chan model.Batch) (<-chan model.Batch, func() error) {
+	out := make(chan model.Batch, 64)
+	done := make(chan error, 1)
+	go func() {
+		defer close(out)
+		var werr error
+		defer func() { done <- werr }()
+		for {
+			var b model.Batch
+			var ok bool
+			select {
+			case b, ok = <-src:
+			case <-ctx.Done():
+				return
+			}
+			if !ok {
+				return
+			}
+			if werr = rec.Write(b.Records...); werr != nil {
+				stop()
+				return
+			}
+			select {
+			case out <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, func() error {
+		werr := <-done
+		if cerr := rec.Close(); werr == nil {
+			werr = cerr
+		}
+		return werr
+	}
 }
 
 // printLines folds what arrives record by record and prints each change
