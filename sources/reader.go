@@ -31,6 +31,9 @@ type Reader struct {
 	events eventSource // nil until the first Next has detected the format
 	seq    uint64
 	err    error // sticky: io.EOF or the I/O error that ended reading
+	// cutFrame, when set, ends an SSE input that stops inside a frame (see
+	// Connect): the frame is not an event, and the stream did not end well.
+	cutFrame error
 }
 
 // eventSource is one format's reader: it returns the next JSON value as an
@@ -170,7 +173,9 @@ func (r *Reader) start() error {
 	case FormatEventsObject:
 		r.events = newArrayReader(r.in, pos, limit, r.slack, true)
 	case FormatSSE:
-		r.events = newSSEReader(r.in, pos, limit)
+		sse := newSSEReader(r.in, pos, limit)
+		sse.cut = r.cutFrame
+		r.events = sse
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -3,6 +3,7 @@ package sources
 import (
 	"bufio"
 	"bytes"
+	"io"
 )
 
 // sseReader reads text/event-stream the way the AG-UI client does: frames
@@ -15,6 +16,12 @@ type sseReader struct {
 	limit int64
 	data  []byte // the current frame's data so far; reused across frames
 	frame sseFrame
+	// cut, when set, is how an input that stops inside a frame ends,
+	// instead of with that frame: a live stream must end between frames.
+	cut error
+	// open says a field of the current frame was read; partial that the
+	// last line had no line end.
+	open, partial bool
 }
 
 // sseFrame is what is known about the frame being read.
@@ -36,6 +43,9 @@ func (s *sseReader) next() (item, error) {
 	for {
 		// Room for the field name: the limit is on the event, not the line.
 		ln, err := s.lines.next(s.limit + int64(len(dataField)) + 1)
+		if err == io.EOF && s.cut != nil && (s.open || s.partial) {
+			return item{}, s.cut
+		}
 		if err != nil {
 			// A last frame without its blank line still counts.
 			if it, ok := s.flush(false); ok {
@@ -43,11 +53,16 @@ func (s *sseReader) next() (item, error) {
 			}
 			return item{}, err
 		}
+		s.partial = !ln.ended
 		if len(ln.text) == 0 && !ln.over {
+			s.open = false
 			if it, ok := s.flush(true); ok {
 				return it, nil
 			}
 			continue
+		}
+		if len(ln.text) == 0 || ln.text[0] != ':' { // a comment is not part of a frame
+			s.open = true
 		}
 		if bytes.HasPrefix(ln.text, dataField) {
 			s.add(ln)
