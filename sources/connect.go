@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"strings"
 	"time"
 )
@@ -20,15 +21,21 @@ import (
 // ConnectOptions.MaxEventBytes is not set.
 const DefaultConnectMaxEventBytes int64 = 16 << 20
 
-// errorBodyBytes is how much of an error response's body goes into the error.
+// errorBodyBytes is how much of an error response's body is read for the
+// error (which quotes at most peerTextRunes characters of it).
 const errorBodyBytes = 1 << 10
+
+// maxRedirects is how many redirects Connect follows, as Go's client does.
+const maxRedirects = 10
 
 // ConnectOptions say how to start an AG-UI run over HTTP.
 type ConnectOptions struct {
 	// Input is the RunAgentInput JSON body (see RunInput).
 	Input []byte
 	// Headers are added to the request, e.g. Authorization. Their values
-	// are never logged and never appear in an error.
+	// are never logged and never appear in an error, and they never leave
+	// the endpoint's origin: a redirect to another scheme, host or port is
+	// refused (see Connect).
 	Headers map[string]string
 	// Client sends the request. The default has no overall timeout (a run's
 	// stream can last a long time) but bounds dialing, the TLS handshake and
@@ -99,14 +106,24 @@ func newID() string {
 // and a func that ends the stream and releases the connection (call it
 // once done; Next then fails).
 //
-// A non-2xx status is the error "HTTP 401 Unauthorized: <first 1 KiB of
-// the body>"; a response that is not text/event-stream is an error naming
-// the content type it has. After a successful Connect:
+// A non-2xx status is the error "HTTP 401 Unauthorized: <the start of the
+// body>", reason phrase and body quoted without escape sequences or
+// control characters, on one line, at most 300 characters of the body; a
+// response that is not text/event-stream is an error naming the content
+// type it has. Redirects are followed only within the URL's origin (its
+// scheme, host and port): the request carries the headers and the run
+// input, which must not go to another server unasked; a redirect
+// elsewhere is an error naming where it led. A URL in an error has the
+// secret part of its user information replaced (RedactURL). After a
+// successful Connect:
 //   - a frame larger than MaxEventBytes is rejected: Next returns a record
 //     whose Event is a *model.Unreadable with a Reason such as "event at
 //     byte 52 is larger than 16 MiB; skipped", and reading goes on with the
 //     next frame (the frame is skipped without being held in memory);
-//   - a clean end of the stream is io.EOF;
+//   - a clean end of the stream, between frames, is io.EOF;
+//   - a stream that ends inside a frame (the connection closed before the
+//     frame's blank line) is an error "stream broken after N events: it
+//     ended in the middle of an event", and that frame is not an event;
 //   - a connection that breaks mid-stream is an error "stream broken after
 //     N events: …" (N counts the records Next returned), and a stream ended
 //     by ctx or by the close func is "stream stopped after N events: …";
@@ -116,7 +133,7 @@ func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, fun
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(opts.Input))
 	if err != nil {
 		cancel()
-		return nil, nil, fmt.Errorf("connect: %w", err)
+		return nil, nil, redactErr(err)
 	}
 	for k, v := range opts.Headers {
 		if strings.EqualFold(k, "Host") {
@@ -127,34 +144,32 @@ func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, fun
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
-	client := opts.Client
-	if client == nil {
-		client = defaultClient
-	}
+	client := sameOriginClient(opts.Client, req.URL)
 	resp, err := client.Do(req)
 	if err != nil {
 		cancel()
-		return nil, nil, fmt.Errorf("connect: %w", err)
+		return nil, nil, redactErr(err)
 	}
+	status := peerText(resp.Status)
 	fail := func(format string, args ...any) (*Reader, func() error, error) {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes))
 		resp.Body.Close()
 		cancel()
 		msg := fmt.Sprintf(format, args...)
-		if b := strings.TrimSpace(strings.ToValidUTF8(string(body), "\uFFFD")); b != "" {
+		if b := peerText(string(body)); b != "" {
 			msg += ": " + b
 		}
 		return nil, nil, errors.New(msg)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return fail("HTTP %s", resp.Status)
+		return fail("HTTP %s", status)
 	}
 	ct := resp.Header.Get("Content-Type")
 	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "text/event-stream" {
 		if ct == "" {
-			return fail("HTTP %s: response has no content type, want text/event-stream", resp.Status)
+			return fail("HTTP %s: response has no content type, want text/event-stream", status)
 		}
-		return fail("HTTP %s: response content type is %q, want text/event-stream", resp.Status, ct)
+		return fail("HTTP %s: response content type is %q, want text/event-stream", status, peerText(ct))
 	}
 
 	body := &streamBody{in: resp.Body, ctx: ctx}
@@ -164,11 +179,48 @@ func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, fun
 		r.MaxEventBytes = DefaultConnectMaxEventBytes
 	}
 	body.r = r
+	r.cutFrame = &streamError{r: r, err: errCutFrame}
 	closeFn := func() error {
 		cancel()
 		return resp.Body.Close()
 	}
 	return r, closeFn, nil
+}
+
+// redactErr is err with the URL it names redacted (RedactURL).
+func redactErr(err error) error {
+	var ue *neturl.Error
+	if errors.As(err, &ue) {
+		ue.URL = RedactURL(ue.URL)
+	}
+	return err
+}
+
+// errCutFrame is why a stream that stopped inside a frame broke.
+var errCutFrame = errors.New("it ended in the middle of an event")
+
+// sameOriginClient is client (or the default one) following redirects
+// only within origin's scheme, host and port, at most maxRedirects.
+func sameOriginClient(client *http.Client, origin *neturl.URL) *http.Client {
+	if client == nil {
+		client = defaultClient
+	}
+	c := *client
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != origin.Scheme || req.URL.Host != origin.Host {
+			return fmt.Errorf("the endpoint redirected to %s, another origin than %s://%s: agentwatch does not follow it, "+
+				"so that --header values and the run input go only where they were meant to; connect to that URL directly if you trust it",
+				peerText(RedactURL(req.URL.String())), origin.Scheme, origin.Host)
+		}
+		if len(via) >= maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		if client.CheckRedirect != nil {
+			return client.CheckRedirect(req, via)
+		}
+		return nil
+	}
+	return &c
 }
 
 // streamBody is the response body as the Reader sees it: read errors other
