@@ -235,6 +235,9 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 				perr = printer.Print(u)
 			}
 		}
+		if perr == nil { // an agent that died mid-sentence: its last words
+			perr = printer.Finish()
+		}
 		printed <- perr
 	}()
 	stopReason, turnErr := "", handshake(ctx, s, ao)

@@ -125,7 +125,8 @@ func recordTee(ctx context.Context, stop context.CancelFunc, rec *sources.Record
 // printLines folds what arrives record by record and prints each change
 // as a line: so a step shows when it appears, pending included, and the
 // lines are the same however the input was cut into batches. Lines go out
-// at the end of every batch, never later.
+// at the end of every batch, never later. When in closes, the messages
+// left without an end are printed, marked unfinished.
 func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder bool) error {
 	w := bufio.NewWriterSize(opts.Stdout, 64<<10)
 	p := tui.NewThreadsPrinter(w, ts, folder)
@@ -149,6 +150,10 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 		if err := w.Flush(); err != nil {
 			return err
 		}
+	}
+	// The source ended: a message still open will not be finished.
+	if err := p.Finish(); err != nil {
+		return err
 	}
 	return w.Flush()
 }

@@ -139,14 +139,7 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 			return
 		}
 		p.itemDone[it.Seq] = true
-		who := it.Role
-		switch who {
-		case "user":
-			who = "you"
-		case "assistant", "":
-			who = "agent"
-		}
-		p.line(plainOneLine(who) + ": " + plainFirstLine(it.Text, plainTextMax))
+		p.line(messageLine(it, ""))
 	case model.ItemToolCall:
 		if it.Step >= 0 && it.Step < len(steps) {
 			p.step(steps[it.Step])
@@ -178,6 +171,19 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		}
 		p.line(fmt.Sprintf("problem #%d %s: %s [%s]", it.FirstSeq, plainOneLine(typ), plainOneLine(it.Text), plainOneLine(it.Name)))
 	}
+}
+
+// messageLine is a message's line: who spoke, with mark after it, and the
+// first line of what was said.
+func messageLine(it *model.Item, mark string) string {
+	who := it.Role
+	switch who {
+	case "user":
+		who = "you"
+	case "assistant", "":
+		who = "agent"
+	}
+	return plainOneLine(who) + mark + ": " + plainFirstLine(it.Text, plainTextMax)
 }
 
 // flushRunEnds prints the end lines of the runs that ended, after the

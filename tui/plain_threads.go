@@ -41,18 +41,7 @@ func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
 		if err := pp.Print(u.Update); err != nil {
 			return err
 		}
-		if p.buf.Len() == 0 {
-			continue
-		}
-		if u.Thread != p.last && p.set.Len() > 1 {
-			p.out.WriteString("== thread " + plainOneLine(u.Thread.Key()))
-			if p.sources {
-				p.out.WriteString(" · " + plainOneLine(u.Thread.Source))
-			}
-			p.out.WriteString(" ==\n")
-		}
-		p.last = u.Thread
-		p.out.Write(p.buf.Bytes())
+		p.take(u.Thread)
 	}
 	if p.out.Len() == 0 {
 		return nil
@@ -61,10 +50,31 @@ func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
 	return err
 }
 
+// take moves what th's printer wrote into the output, after th's heading
+// when there are several threads and the last lines were another's.
+func (p *ThreadsPrinter) take(th *fold.Thread) {
+	if p.buf.Len() == 0 {
+		return
+	}
+	if th != p.last && p.set.Len() > 1 {
+		p.out.WriteString("== thread " + plainOneLine(th.Key()))
+		if p.sources {
+			p.out.WriteString(" · " + plainOneLine(th.Source))
+		}
+		p.out.WriteString(" ==\n")
+	}
+	p.last = th
+	p.out.Write(p.buf.Bytes())
+}
+
 // StartOver tells the printer that source started over (a file truncated
-// or replaced) and its threads gone were dropped: it says so in a line, and
-// the source's new threads print as new.
+// or replaced) and its threads gone were dropped: it prints their
+// unfinished messages (Finish), says in a line that the source started
+// over, and the source's new threads print as new.
 func (p *ThreadsPrinter) StartOver(source string, gone []*fold.Thread) error {
+	if err := p.finish(gone); err != nil {
+		return err
+	}
 	for _, th := range gone {
 		delete(p.each, th)
 		if p.last == th {
