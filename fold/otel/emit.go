@@ -1,0 +1,30 @@
+package otel
+
+import (
+	"time"
+
+	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// emit adds one AG-UI event of thread th at time at (none when zero) to
+// the output: encoded as JSON, and decoded back as every AG-UI record is,
+// so it folds exactly as the same event read from a log would.
+func (t *Translator) emit(th *threadState, at time.Time, ev map[string]any) {
+	if !at.IsZero() {
+		ms := at.UnixMilli()
+		ev["timestamp"] = ms
+		at = time.UnixMilli(ms).UTC()
+		if r := th.open; r != nil && at.After(r.last) {
+			r.last = at
+		}
+	}
+	raw, err := agui.MarshalValue(ev)
+	if err != nil {
+		// Only strings, numbers and maps of them are put in events.
+		panic("otel: encode event: " + err.Error())
+	}
+	t.seq++
+	rec := model.Record{Seq: t.seq, At: at, Proto: model.ProtoAGUI, Raw: raw, Event: agui.Decode(raw), Thread: th.id}
+	t.out = append(t.out, rec)
+}

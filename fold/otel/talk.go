@@ -1,0 +1,139 @@
+package otel
+
+import (
+	"strconv"
+	"time"
+)
+
+// prompt is the user's prompt, as a user message; when its text was not
+// recorded (the agents' default), the message says so and how long it was.
+func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
+	t.run(th, o, at)
+	text := o.text
+	if text == "" || redacted(text) {
+		text = "[prompt not recorded"
+		if o.promptLen > 0 {
+			text += " · " + strconv.FormatInt(o.promptLen, 10) + " characters"
+		}
+		text += "]"
+	}
+	id := "prompt-" + th.next()
+	if o.runKey != "" {
+		id = "prompt-" + o.runKey + "-" + th.next()
+	}
+	t.message(th, at, id, "user", text)
+	th.lastUser = text
+}
+
+// chat is a model call: the user's message that starts it when it is new,
+// the answer when recorded, and the call's usage as an activity of type
+// "usage" (also added up into the run's RUN_FINISHED usage).
+func (t *Translator) chat(th *threadState, o *observation, at time.Time) {
+	r := t.run(th, o, at)
+	if o.inputUser != "" && o.inputUser != th.lastUser {
+		t.message(th, at, "user-"+th.next(), "user", o.inputUser)
+		th.lastUser = o.inputUser
+	}
+	if o.text != "" {
+		t.message(th, at, "answer-"+th.next(), "assistant", o.text)
+	}
+	u := o.usage
+	if !u.known {
+		return
+	}
+	if u.provider == "" {
+		u.provider = o.provider
+	}
+	r.usage = addUsage(r.usage, u)
+	t.emit(th, at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "usage-" + th.next(),
+		"activityType": "usage", "content": usageContent(u)})
+}
+
+// apiError is a model call that failed, as an activity of type "error":
+// the agent retries, so the run goes on.
+func (t *Translator) apiError(th *threadState, o *observation, at time.Time) {
+	t.run(th, o, at)
+	content := map[string]any{"message": o.errText}
+	for k, v := range o.extra {
+		content[k] = v
+	}
+	t.emit(th, at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "error-" + th.next(),
+		"activityType": "error", "content": content})
+}
+
+// message sends a whole text message.
+func (t *Translator) message(th *threadState, at time.Time, id, role, text string) {
+	t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_START", "messageId": id, "role": role})
+	if text != "" {
+		t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": text})
+	}
+	t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_END", "messageId": id})
+}
+
+// usageContent is a model call's usage as an activity shows it.
+func usageContent(u usage) map[string]any {
+	c := map[string]any{}
+	if u.model != "" {
+		c["model"] = u.model
+	}
+	for k, v := range map[string]int64{"inputTokens": u.input, "outputTokens": u.output, "cacheReadTokens": u.cacheRead,
+		"cacheWriteTokens": u.cacheWrite, "reasoningTokens": u.reasoning, "durationMs": u.durationMS} {
+		if v >= 0 {
+			c[k] = v
+		}
+	}
+	if u.costUSD >= 0 {
+		c["costUsd"] = u.costUSD
+	}
+	return c
+}
+
+// addUsage adds u into the run's totals, one per provider and model.
+func addUsage(total []usage, u usage) []usage {
+	for i := range total {
+		if total[i].model == u.model && total[i].provider == u.provider {
+			a := &total[i]
+			a.input, a.output = plus(a.input, u.input), plus(a.output, u.output)
+			a.cacheRead, a.cacheWrite = plus(a.cacheRead, u.cacheRead), plus(a.cacheWrite, u.cacheWrite)
+			a.reasoning = plus(a.reasoning, u.reasoning)
+			return total
+		}
+	}
+	return append(total, u)
+}
+
+// plus adds counts where -1 means unknown.
+func plus(a, b int64) int64 {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return a + b
+}
+
+// usageList is a run's totals as RUN_FINISHED.usage (AG-UI TokenUsage).
+func usageList(total []usage) []map[string]any {
+	var out []map[string]any
+	for _, u := range total {
+		m := map[string]any{}
+		if u.provider != "" {
+			m["provider"] = u.provider
+		}
+		if u.model != "" {
+			m["model"] = u.model
+		}
+		for k, v := range map[string]int64{"inputTokens": u.input, "outputTokens": u.output,
+			"cachedInputTokens": u.cacheRead, "cacheWriteInputTokens": u.cacheWrite, "reasoningTokens": u.reasoning} {
+			if v >= 0 {
+				m[k] = v
+			}
+		}
+		if u.input >= 0 && u.output >= 0 {
+			m["totalTokens"] = u.input + u.output
+		}
+		out = append(out, m)
+	}
+	return out
+}
