@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
@@ -52,6 +51,11 @@ type AppOptions struct {
 // and the selected step, and routes messages to the plain components
 // (transcript.Transcript, computer.PanelLines, computer.Timeline) it draws.
 type App struct {
+	// mode is what drives the screen (app_mode.go); the state of the
+	// replay, session and threads modes is in replay, session and threads,
+	// set exactly in those modes.
+	mode appMode
+
 	fold *fold.Fold
 	recs <-chan []model.Record
 	opts AppOptions
@@ -83,29 +87,20 @@ type App struct {
 	help      bool
 	hidePanel bool
 
-	// wheelPending is the scroll the wheel messages of this burst add up to,
-	// applied once in View or before the next other message.
-	wheelPending int
-
 	// err is the last error the fold returned, shown in the footer.
 	err error
 
-	// geometry of the last View, for mouse hits
-	geo appGeometry
+	// frame is the screen as relayout laid it out after the last Update,
+	// and geo where things are on it, for the mouse.
+	frame []string
+	geo   appGeometry
 
 	panelCache panelCache
 
-	// player, when set, plays a recorded log (app_replay.go); played
-	// keeps the transcripts of the threads it played.
-	player       *replay.Player
-	played       playedThreads
-	replayGen    int    // tells the current tick loop from stopped ones
-	flashNote    string // shown in the replay bar for a moment
-	flashGen     int
-	seekDragging bool // the mouse button went down on the replay bar
+	replay  *replayMode
+	session *sessionMode
+	threads *threadsView
 
-	// agent, when set, is a live agent the prompt line talks to (app_agent.go).
-	agent *agentUI
 	// showPlan shows the agent's plan in the panel instead of the step's view.
 	showPlan bool
 	// showRuns shows the thread's run tree in the panel; runCursor is the
@@ -113,8 +108,6 @@ type App struct {
 	showRuns  bool
 	runCursor int
 
-	// threads, when set, is a source of many threads (app_threads.go).
-	threads *threadsView
 	// heard is when the live source last sent records (app_quiet.go).
 	heard time.Time
 	// progress is how far each file source has been read (app_progress.go).
@@ -167,7 +160,6 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 	return a
 }
 
-// Init starts the record pump.
 // Init starts the pump. (The program that runs the App asks the terminal
 // for its background; the answer, a tea.BackgroundColorMsg, picks the
 // markdown theme, and terminals that do not answer keep the dark one.)
@@ -177,7 +169,7 @@ func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 // waiting, so a burst costs one message and one frame.
 func (a *App) pump() tea.Cmd {
 	wake := a.quietWake()
-	if a.threads != nil {
+	if a.mode == modeThreads {
 		return pumpFrom(a.threads.batches, wake, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
 	}
 	return pumpFrom(a.recs, wake, func(b [][]model.Record) tea.Msg { return recordsMsg(b) })
@@ -227,21 +219,19 @@ func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea
 	}
 }
 
-// Update routes one message, then reads the selected step back from its
-// file when its content was shed.
+// Update routes one message, reads the selected step back from its file
+// when its content was shed, and lays the screen out for View.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := a.update(msg)
 	if rb := a.readBackCmd(); rb != nil {
 		cmd = tea.Batch(cmd, rb)
 	}
+	a.relayout()
 	return m, cmd
 }
 
 // update routes one message.
 func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(tea.MouseWheelMsg); !ok {
-		a.flushWheel()
-	}
 	switch msg := msg.(type) {
 	case SourceStatusMsg:
 		a.sourceStatus = string(msg)
@@ -274,7 +264,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.then(rest, rest != nil)
 	case recordsDoneMsg:
 		a.done = true
-		if a.threads != nil {
+		if a.mode == modeThreads {
 			a.refreshList()
 		}
 		return a, nil
@@ -292,8 +282,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.onPermissionClosed(msg)
 		return a, nil
 	case flashDoneMsg:
-		if msg.gen == a.flashGen {
-			a.flashNote = ""
+		if msg.gen == a.replay.flashGen {
+			a.replay.flashNote = ""
 		}
 		return a, nil
 	case tea.KeyPressMsg:
@@ -301,32 +291,24 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return a, a.click(tea.Mouse(msg))
 	case tea.MouseMotionMsg:
-		if a.player != nil {
+		if a.mode == modeReplay {
 			return a, a.replayDrag(msg.X)
 		}
 		a.drag(tea.Mouse(msg))
 		return a, nil
 	case tea.MouseReleaseMsg:
-		a.dragging, a.seekDragging = false, false
+		a.dragging, a.replay.seekDragging = false, false
 		return a, nil
 	case tea.MouseWheelMsg:
 		a.wheel(tea.Mouse(msg))
 		return a, nil
 	}
-	if a.agent != nil { // the prompt line's own messages (cursor blink)
+	if a.mode == modeSession { // the prompt line's own messages (cursor blink)
 		var cmd tea.Cmd
-		a.agent.input, cmd = a.agent.input.Update(msg)
+		a.session.input, cmd = a.session.input.Update(msg)
 		return a, cmd
 	}
 	return a, nil
-}
-
-// flushWheel applies the scroll the pending wheel messages added up to.
-func (a *App) flushWheel() {
-	if a.wheelPending != 0 {
-		a.transcript.ScrollBy(a.wheelPending)
-		a.wheelPending = 0
-	}
 }
 
 // runStep selects the first step of the run dir runs before (-1) or after
@@ -427,7 +409,7 @@ func (a *App) watching() bool { return a.following && !a.done && !a.runOpen() }
 // live agent session and a replay count as open; so does a source that has
 // no runs at all, as nothing says it ended.
 func (a *App) runOpen() bool {
-	if a.agent != nil || a.player != nil {
+	if a.mode == modeSession || a.mode == modeReplay {
 		return true
 	}
 	runs := a.fold.Runs()

@@ -37,8 +37,9 @@ type TurnMsg struct {
 	Err        error
 }
 
-// agentUI is the App's state for a live agent.
-type agentUI struct {
+// sessionMode is the App's state in modeSession: a live agent and the
+// prompt line that talks to it.
+type sessionMode struct {
 	ctl        Agent
 	input      textinput.Model
 	focused    bool // keys go to the prompt line
@@ -59,13 +60,14 @@ func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOp
 	in.Placeholder = "ask the agent…  (/ for commands)"
 	in.ShowSuggestions = true
 	in.Focus()
-	a.agent = &agentUI{ctl: ctl, input: in, focused: true}
+	a.mode = modeSession
+	a.session = &sessionMode{ctl: ctl, input: in, focused: true}
 	return a
 }
 
 // agentRows is how many rows the agent's lines take at the bottom.
 func (a *App) agentRows() int {
-	if a.agent == nil {
+	if a.mode != modeSession {
 		return 0
 	}
 	return 2
@@ -73,7 +75,7 @@ func (a *App) agentRows() int {
 
 // agentLines draws the status line and the prompt line.
 func (a *App) agentLines(w int) []string {
-	g := a.agent
+	g := a.session
 	s := a.fold.Session()
 	var parts []string
 	switch {
@@ -135,7 +137,7 @@ func (a *App) suggestions(s model.Session) []string {
 
 // onTurn notes a turn's start or end.
 func (a *App) onTurn(m TurnMsg) {
-	g := a.agent
+	g := a.session
 	if g == nil {
 		return
 	}
@@ -155,19 +157,19 @@ func (a *App) onTurn(m TurnMsg) {
 
 // onPermission queues a permission request; the first one shows.
 func (a *App) onPermission(m PermissionMsg) {
-	if a.agent == nil {
+	if a.mode != modeSession {
 		m.Answer <- ""
 		return
 	}
-	a.agent.perms = append(a.agent.perms, m)
+	a.session.perms = append(a.session.perms, m)
 }
 
 // onPermissionClosed drops a request that stopped waiting.
 func (a *App) onPermissionClosed(m PermissionClosedMsg) {
-	if a.agent == nil {
+	if a.mode != modeSession {
 		return
 	}
-	a.agent.perms = dropPerm(a.agent.perms, m.ToolCallID)
+	a.session.perms = dropPerm(a.session.perms, m.ToolCallID)
 }
 
 func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
@@ -183,7 +185,7 @@ func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
 // agentKey handles a key in agent mode; ok is false for keys it leaves to
 // the ordinary handling.
 func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	g := a.agent
+	g := a.session
 	key := k.String()
 	if len(g.perms) > 0 {
 		p := g.perms[0]
@@ -256,7 +258,7 @@ func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // cancelTurn sends session/cancel; the turn ends when the agent answers.
 func (a *App) cancelTurn() tea.Cmd {
-	g := a.agent
+	g := a.session
 	if !g.cancelling {
 		g.cancelling = true
 		g.ctl.Cancel()
@@ -266,10 +268,10 @@ func (a *App) cancelTurn() tea.Cmd {
 
 // overlayPermission draws the first waiting permission request.
 func (a *App) overlayPermission(lines []string, w int) {
-	if a.agent == nil || len(a.agent.perms) == 0 {
+	if a.mode != modeSession || len(a.session.perms) == 0 {
 		return
 	}
-	req := a.agent.perms[0].Request
+	req := a.session.perms[0].Request
 	var step *model.Step
 	for _, s := range a.fold.Steps() {
 		if s.ToolCallID == req.ToolCallID {

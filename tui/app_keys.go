@@ -23,17 +23,17 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if a.agent != nil {
+	if a.mode == modeSession {
 		if cmd, ok := a.agentKey(k); ok {
 			return cmd
 		}
 	}
-	if a.threads != nil {
+	if a.mode == modeThreads {
 		if cmd, ok := a.threadKey(k); ok {
 			return cmd
 		}
 	}
-	if a.player != nil {
+	if a.mode == modeReplay {
 		if cmd, ok := a.replayKey(k); ok {
 			return cmd
 		}
@@ -105,14 +105,13 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// wheel adds a notch to the pending scroll of the transcript: a burst of
-// wheel messages costs one scroll.
+// wheel scrolls the transcript a notch.
 func (a *App) wheel(m tea.Mouse) {
 	switch m.Button {
 	case tea.MouseWheelUp:
-		a.wheelPending -= wheelRows
+		a.transcript.ScrollBy(-wheelRows)
 	case tea.MouseWheelDown:
-		a.wheelPending += wheelRows
+		a.transcript.ScrollBy(wheelRows)
 	}
 }
 
@@ -126,7 +125,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		a.help = false
 		return nil
 	}
-	if a.threads != nil && a.threads.listing {
+	if a.screen() == screenList {
 		a.listClick(m)
 		return nil
 	}
@@ -145,7 +144,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		a.backToLive()
 		return nil
 	}
-	if a.player != nil {
+	if a.mode == modeReplay {
 		if cmd, ok := a.replayClick(m.X, m.Y); ok {
 			return cmd
 		}

@@ -49,7 +49,7 @@ func (a *App) readingNote() string {
 		return ""
 	}
 	events := 0
-	if a.threads != nil {
+	if a.mode == modeThreads {
 		for _, th := range a.threads.set.List() {
 			events += th.Records
 		}

@@ -28,7 +28,10 @@ func TestQuietSource(t *testing.T) {
 	if w := a.quietWake(); w != quietAfter {
 		t.Fatalf("right after records the pump wakes after %v, want %v", w, quietAfter)
 	}
-	title := func() string { return ansi.Strip(strings.SplitN(a.render(), "\n", 2)[0]) }
+	title := func() string {
+		a.Update(quietTickMsg{})
+		return ansi.Strip(strings.SplitN(a.View().Content, "\n", 2)[0])
+	}
 	if strings.Contains(title(), "quiet") {
 		t.Fatalf("title %q says quiet at once", title())
 	}

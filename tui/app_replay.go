@@ -30,14 +30,15 @@ type flashDoneMsg struct{ gen int }
 // call p.Play first to start playing at once.
 func NewReplayApp(p *replay.Player, opts AppOptions) *App {
 	a := NewApp(p.Fold(), nil, opts)
-	a.player = p
+	a.mode = modeReplay
+	a.replay = &replayMode{player: p}
 	a.done = true // nothing arrives but what the player plays
 	return a
 }
 
 // replayInit starts the tick loop when the player is playing.
 func (a *App) replayInit() tea.Cmd {
-	if a.player == nil || !a.player.Playing() {
+	if a.mode != modeReplay || !a.replay.player.Playing() {
 		return nil
 	}
 	return a.replayTick(0)
@@ -45,19 +46,19 @@ func (a *App) replayInit() tea.Cmd {
 
 // replayTick schedules the next tick after wait (at least a frame).
 func (a *App) replayTick(wait time.Duration) tea.Cmd {
-	a.replayGen++
-	gen := a.replayGen
+	a.replay.gen++
+	gen := a.replay.gen
 	return tea.Tick(max(wait, replayFrame), func(time.Time) tea.Msg { return replayTickMsg{gen} })
 }
 
 // onReplayTick plays what is due and schedules the next tick.
 func (a *App) onReplayTick(msg replayTickMsg) tea.Cmd {
-	if a.player == nil || msg.gen != a.replayGen {
+	if a.mode != modeReplay || msg.gen != a.replay.gen {
 		return nil
 	}
-	wait, _, err := a.player.Advance()
+	wait, _, err := a.replay.player.Advance()
 	a.moved(err)
-	if !a.player.Playing() {
+	if !a.replay.player.Playing() {
 		return nil
 	}
 	return a.replayTick(wait)
@@ -71,23 +72,23 @@ func (a *App) moved(err error) {
 	if err != nil {
 		a.err = err
 	}
-	if th := a.player.Thread(); th != nil {
+	if th := a.replay.player.Thread(); th != nil {
 		key := th.Source + "\x00" + th.ID
-		if key != a.played.key {
-			if a.played.transcripts == nil {
-				a.played.transcripts = map[string]*transcript.Transcript{}
+		if key != a.replay.played.key {
+			if a.replay.played.transcripts == nil {
+				a.replay.played.transcripts = map[string]*transcript.Transcript{}
 			}
-			a.played.transcripts[a.played.key] = a.transcript
-			t := a.played.transcripts[key]
+			a.replay.played.transcripts[a.replay.played.key] = a.transcript
+			t := a.replay.played.transcripts[key]
 			if t == nil {
 				t = transcript.New()
 				t.SetLight(a.transcript.Light())
 			}
-			a.transcript, a.played.key = t, key
+			a.transcript, a.replay.played.key = t, key
 			a.panelCache = panelCache{}
 		}
 	}
-	a.fold = a.player.Fold()
+	a.fold = a.replay.player.Fold()
 	a.following = true
 	a.refresh()
 }
@@ -97,10 +98,10 @@ func (a *App) moved(err error) {
 func (a *App) replayed(act func() error) tea.Cmd {
 	err := act()
 	a.moved(err)
-	if a.player.Playing() {
+	if a.replay.player.Playing() {
 		return a.replayTick(0)
 	}
-	a.replayGen++ // stop ticks in flight
+	a.replay.gen++ // stop ticks in flight
 	return nil
 }
 
@@ -110,7 +111,7 @@ func seekErr(_ bool, err error) error { return err }
 // replayKey handles a key in replay mode; ok is false for keys it leaves to
 // the ordinary handling.
 func (a *App) replayKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	p := a.player
+	p := a.replay.player
 	switch s := k.String(); s {
 	case "space", " ":
 		return a.replayed(p.Toggle), true
@@ -145,11 +146,11 @@ func (a *App) replayKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 
 // flash shows note in the replay bar for a moment.
 func (a *App) flash(note string) tea.Cmd {
-	a.flashNote = note
-	a.flashGen++
-	gen := a.flashGen
+	a.replay.flashNote = note
+	a.replay.flashGen++
+	gen := a.replay.flashGen
 	cmd := tea.Tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{gen} })
-	if a.player.Playing() {
+	if a.replay.player.Playing() {
 		return tea.Batch(cmd, a.replayTick(0)) // the new speed changes the wait
 	}
 	return cmd
@@ -159,13 +160,13 @@ func (a *App) flash(note string) tea.Cmd {
 // mode; ok is false when the click is not one of its own.
 func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
 	g := a.geo
-	p := a.player
+	p := a.replay.player
 	if g.replayBar.contains(x, y) {
 		col := x - g.replayBar.x
 		if !g.replayBarView.OnTrack(col) {
 			return nil, true
 		}
-		a.seekDragging = true
+		a.replay.seekDragging = true
 		d := g.replayBarView.TimeAt(col, p.Total())
 		return a.replayed(func() error { return seekErr(p.SeekTime(d)) }), true
 	}
@@ -191,9 +192,9 @@ func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
 
 // replayDrag seeks while the button is held on the replay bar or slider.
 func (a *App) replayDrag(x int) tea.Cmd {
-	p := a.player
+	p := a.replay.player
 	switch {
-	case a.seekDragging:
+	case a.replay.seekDragging:
 		d := a.geo.replayBarView.TimeAt(x-a.geo.replayBar.x, p.Total())
 		return a.replayed(func() error { return seekErr(p.SeekTime(d)) })
 	case a.dragging:
@@ -206,7 +207,7 @@ func (a *App) replayDrag(x int) tea.Cmd {
 
 // replayState is what the replay bar shows now.
 func (a *App) replayState() computer.ReplayState {
-	p := a.player
+	p := a.replay.player
 	sched := p.Schedule()
 	marks := func(at []int) []time.Duration {
 		out := make([]time.Duration, 0, len(at))
@@ -220,8 +221,19 @@ func (a *App) replayState() computer.ReplayState {
 	return computer.ReplayState{
 		Playing: p.Playing(), Speed: p.Speed(), Elapsed: min(p.Elapsed(), p.Total()), Total: p.Total(),
 		Pos: p.Pos(), Len: p.Len(), Steps: marks(p.Timeline().StepStarts()), Runs: marks(p.Timeline().RunStarts()),
-		Flash: a.flashNote, Untimed: !sched.Timed(),
+		Flash: a.replay.flashNote, Untimed: !sched.Timed(),
 	}
+}
+
+// replayMode is the App's state in modeReplay.
+type replayMode struct {
+	player *replay.Player
+	// played keeps the transcripts of the threads the player showed.
+	played       playedThreads
+	gen          int    // tells the current tick loop from stopped ones
+	flashNote    string // shown in the replay bar for a moment
+	flashGen     int
+	seekDragging bool // the mouse button went down on the replay bar
 }
 
 // playedThreads are the transcripts of the threads a player has shown, by

@@ -30,12 +30,14 @@ func threadsReplay(t *testing.T, w, h int) (*App, *replay.Player) {
 	return a, p
 }
 
-// seekTo moves the player to position k as its keys do.
+// seekTo moves the player to position k as its keys do, and lays the
+// screen out as Update does.
 func seekTo(t *testing.T, a *App, k int) {
 	t.Helper()
-	a.replayed(func() error { return seekErr(a.player.Seek(k)) })
-	if a.player.Pos() != k {
-		t.Fatalf("seek to %d: at %d", k, a.player.Pos())
+	a.replayed(func() error { return seekErr(a.replay.player.Seek(k)) })
+	a.relayout()
+	if a.replay.player.Pos() != k {
+		t.Fatalf("seek to %d: at %d", k, a.replay.player.Pos())
 	}
 }
 

@@ -68,7 +68,7 @@ func (a *App) droppedNote() string {
 // readBackKeyOf is the key of step s of the thread on screen (ok false
 // when the screen has no threads).
 func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
-	if a.threads == nil || a.threads.cur == nil {
+	if a.mode != modeThreads || a.threads.cur == nil {
 		return readBackKey{}, false
 	}
 	return readBackKey{source: a.threads.cur.Source, thread: a.threads.cur.ID, index: s.Index}, true

@@ -659,41 +659,40 @@ func TestAppEnterOpens(t *testing.T) {
 	}
 }
 
-func TestAppWheelCoalesced(t *testing.T) {
+// Each wheel notch scrolls the transcript wheelRows rows, in Update: View
+// only draws what Update laid out.
+func TestAppWheelScrolls(t *testing.T) {
 	a := newDemoApp(t, 160, 48, true, AppOptions{})
 	b := newDemoApp(t, 160, 48, true, AppOptions{})
 	for _, d := range []*demoApp{a, b} {
-		d.View()
 		d.transcript.ScrollBy(-200)
-		d.View()
+		d.relayout()
 	}
 	before := a.View().Content
 	for range 10 {
 		a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	}
-	if a.wheelPending != 10*wheelRows {
-		t.Errorf("pending scroll %d after 10 notches, want %d", a.wheelPending, 10*wheelRows)
-	}
 	b.transcript.ScrollBy(10 * wheelRows)
+	b.relayout()
 	got := a.View().Content
-	if a.wheelPending != 0 {
-		t.Error("View left the pending scroll")
-	}
 	if got == before {
 		t.Fatal("10 wheel notches did not scroll")
 	}
 	if got != b.View().Content {
 		t.Error("10 wheel notches did not scroll 10×wheelRows rows")
 	}
-	// A non-wheel message applies the pending scroll before it acts.
+	if a.View().Content != got {
+		t.Error("a second View drew another screen")
+	}
 	for range 4 {
 		a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	}
 	a.Update(keyPress("down"))
 	b.transcript.ScrollBy(-4 * wheelRows)
 	b.transcript.ScrollBy(1)
-	if a.wheelPending != 0 || a.View().Content != b.View().Content {
-		t.Error("a key after wheel notches did not apply them first")
+	b.relayout()
+	if a.View().Content != b.View().Content {
+		t.Error("wheel notches then a key did not scroll as they add up")
 	}
 }
 

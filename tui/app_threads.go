@@ -86,6 +86,7 @@ type batchesMsg []model.Batch
 // in ts. Until the channel closes the input is live.
 func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
+	a.mode = modeThreads
 	a.threads = &threadsView{set: ts, batches: batches, list: threadlist.New(),
 		marked: map[*fold.Thread]bool{},
 		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
@@ -410,9 +411,9 @@ func (a *App) listScreen(w, rows int) []string {
 // threadTitle is what the transcript's title bar says about threads: which
 // thread is shown, and how many others became active meanwhile.
 func (a *App) threadTitle() string {
-	if a.player != nil {
-		if th := a.player.Thread(); th != nil && a.player.Threads().Len() > 1 {
-			return "playing " + threadName(th) + " · " + strconv.Itoa(a.player.Threads().Len()) + " threads"
+	if a.mode == modeReplay {
+		if th := a.replay.player.Thread(); th != nil && a.replay.player.Threads().Len() > 1 {
+			return "playing " + threadName(th) + " · " + strconv.Itoa(a.replay.player.Threads().Len()) + " threads"
 		}
 		return ""
 	}
@@ -437,13 +438,4 @@ func threadName(th *fold.Thread) string {
 		s += " “" + ansi.Truncate(strings.Join(strings.Fields(Plain(t)), " "), 40, "…") + "”"
 	}
 	return s
-}
-
-// manyThreads reports whether the source has several threads (so the
-// thread keys apply).
-func (a *App) manyThreads() bool {
-	if a.player != nil {
-		return a.player.Threads().Len() > 1
-	}
-	return a.threads != nil && a.threads.set.Len() > 1
 }

@@ -1,0 +1,239 @@
+package tui
+
+// This file lays the screen out, once per Update: the areas of the panes,
+// the sizes of the components, the scroll, the hit areas of the mouse, and
+// the lines of each pane. View only joins them and draws the overlays.
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/styles"
+)
+
+// relayout lays the screen out for the state Update left: exactly height
+// lines of exactly width cells in a.frame, and where each thing is in
+// a.geo.
+func (a *App) relayout() {
+	a.geo = appGeometry{}
+	a.frame = a.frame[:0]
+	w, h := a.width, a.height
+	if w < 1 || h < 1 {
+		return
+	}
+	rows := max(1, h-1-a.agentRows()) // the footer, the agent's lines
+	lines := a.frame
+	if a.screen() == screenList {
+		lines = append(lines, a.listScreen(w, rows)...)
+		lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(listFooter, w, "…")+styles.Reset, w))
+		a.frame = lines
+		return
+	}
+	if a.hidePanel {
+		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
+	} else if a.sideBySide() {
+		tw := w * appSideShare / 100
+		pw := w - tw - 1
+		left := a.transcriptPane(rect{0, 0, tw, rows})
+		right := a.panelPane(rect{tw + 1, 0, pw, rows})
+		sep := styles.Faint + "│" + styles.Reset
+		for i := range rows {
+			lines = append(lines, left[i]+sep+right[i])
+		}
+	} else {
+		ph := rows * appSheetShare / 100
+		th := rows - ph
+		lines = append(lines, a.transcriptPane(rect{0, 0, w, th})...)
+		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
+	}
+	footer := appFooter
+	switch {
+	case a.manyThreadsLive():
+		footer = threadFooter
+	case a.mode == modeReplay:
+		footer = replayFooter
+	case a.mode == modeSession:
+		footer = agentFooter
+		lines = append(lines, a.agentLines(w)...)
+	}
+	lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(footer, w, "…")+styles.Reset, w))
+	if len(lines) > h {
+		lines = lines[len(lines)-h:]
+	}
+	a.frame = lines
+}
+
+// transcriptPane draws the title line and the transcript into r.
+func (a *App) transcriptPane(r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h < 1 {
+		return out
+	}
+	title := "transcript"
+	if a.opts.Title != "" {
+		title += " · " + a.opts.Title
+	}
+	if t := a.threadTitle(); t != "" {
+		title += " · " + t
+	}
+	if a.sourceStatus != "" {
+		title += " · " + a.sourceStatus
+	}
+	if rd := a.readingNote(); rd != "" {
+		title += " · " + rd
+	} else if q := a.quiet(); q != "" {
+		title += " · " + q
+	}
+	if d := a.droppedNote(); d != "" {
+		title += " · " + d
+	}
+	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
+	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
+	body := rect{r.x, r.y + 1, r.w, r.h - 1}
+	a.geo.transcript = body
+	a.transcript.SetSize(body.w, body.h)
+	for _, l := range a.transcript.View() {
+		out = append(out, render.Pad(l, r.w))
+	}
+	for len(out) < r.h {
+		out = append(out, strings.Repeat(" ", r.w))
+	}
+	return out[:r.h]
+}
+
+// panelPane draws the computer panel into r: a title line, the header
+// (live mark and step), the step's view, its status and the timeline.
+func (a *App) panelPane(r rect) []string {
+	out := make([]string, 0, r.h)
+	if r.h < 1 {
+		return out
+	}
+	out = append(out, titleLine("agent computer", a.focus == focusPanel, r.w))
+	body := rect{r.x, r.y + 1, r.w, r.h - 1}
+	a.geo.panel = body
+	if body.h < 1 {
+		return out
+	}
+	steps := a.fold.Steps()
+	s := a.step()
+	a.geo.replayBar = rect{}
+	if s == nil {
+		blank := strings.Repeat(" ", r.w)
+		for i := range body.h {
+			switch {
+			case a.mode == modeReplay && i == body.h-1:
+				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
+			case i == body.h/2:
+				wait := appWaiting
+				if _, _, reading := a.reading(); reading {
+					wait = "reading the log…"
+				}
+				out = append(out, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), r.w))
+			default:
+				out = append(out, blank)
+			}
+		}
+		return out
+	}
+
+	fixed := 5 // header, status, three timeline lines
+	if a.mode == modeReplay {
+		fixed++ // the replay bar
+	}
+	viewH := max(0, body.h-fixed)
+	lines := make([]string, 0, viewH+fixed)
+	lines = append(lines, a.panelHeader(s, body))
+	view := a.panelView(a.shownStep(), r.w, viewH)
+	if note := a.readBackNote(); note != "" {
+		view = append([]string{styles.Faint + ansi.Truncate(Plain(note), r.w, "…") + styles.Reset}, view...)
+	}
+	a.geo.runTree = rect{}
+	if plan := a.plan(); a.showPlan && plan != nil {
+		view = render.PlanLines(plan.Data, r.w, viewH)
+	} else if a.showRuns {
+		view = a.runTreeView(r.w, viewH)
+		a.geo.runTree = rect{r.x, body.y + 1, r.w, viewH}
+	}
+	for i := range viewH {
+		if i < len(view) {
+			lines = append(lines, render.Pad(view[i], r.w))
+		} else {
+			lines = append(lines, strings.Repeat(" ", r.w))
+		}
+	}
+	lines = append(lines, render.Pad(computer.PanelStatus(s, a.selected, len(steps), r.w), r.w))
+	if a.mode == modeReplay {
+		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
+	}
+	tl := computer.Timeline(computer.TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
+	if a.done {
+		tl.HideLiveButton()
+	}
+	for _, l := range tl.Lines {
+		lines = append(lines, render.Pad(l, r.w))
+	}
+	// Too short for everything: keep the timeline, the part that is clicked.
+	drop := max(0, len(lines)-body.h)
+	if drop > 0 {
+		lines = lines[drop:]
+		if a.geo.liveMark.w > 0 {
+			a.geo.liveMark = rect{}
+		}
+		if a.geo.runTree.h > 0 {
+			a.geo.runTree.y -= drop
+		}
+	}
+	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}
+	if a.mode == modeReplay {
+		a.geo.replayBar.y = body.y + len(lines) - 4
+	}
+	a.geo.timelineView = tl
+	return append(out, lines...)
+}
+
+// replayBarLine draws the replay bar at (x, y) and notes where it is.
+func (a *App) replayBarLine(x, y, w int) string {
+	v := computer.ReplayBar(a.replayState(), w)
+	a.geo.replayBar, a.geo.replayBarView = rect{x, y, w, 1}, v
+	return v.Line
+}
+
+// panelHeader is "● LIVE  " (or "⏭ Back to live  " while the input is live)
+// and the step's row.
+func (a *App) panelHeader(s *model.Step, body rect) string {
+	prefix, mark, cells := "", "", 0
+	switch {
+	case a.live():
+		mark, prefix = appLiveMark, sgrLive+appLiveMark+styles.Reset+"  "
+	case a.watching():
+		mark, prefix = appWatchMark, sgrWatch+appWatchMark+styles.Reset+"  "
+	case !a.done:
+		mark, prefix = appBackMark, sgrBack+appBackMark+styles.Reset+"  "
+	}
+	if mark != "" {
+		cells = ansi.StringWidth(mark) + 2
+		if cells >= body.w {
+			return render.Pad(prefix, body.w)
+		}
+		a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
+	}
+	return render.Pad(prefix+render.StepRow(s, body.w-cells), body.w)
+}
+
+// panelView returns the step's view lines, cached per step version and size.
+func (a *App) panelView(s *model.Step, w, h int) []string {
+	c := &a.panelCache
+	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.shed == s.Shed && c.w == w && c.h == h {
+		return c.lines
+	}
+	lines := computer.PanelLines(s, w, h)
+	if lines == nil {
+		lines = []string{}
+	}
+	*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, lines: lines}
+	return lines
+}
