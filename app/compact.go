@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/compact"
@@ -92,29 +90,18 @@ func splitThreads(src *Source, recs []model.Record) (*fold.Threads, [][]model.Re
 }
 
 // writeCompacted writes the log to stdout ("" or "-") or to a file, which
-// only takes the place of an existing one once it is complete.
+// only takes the place of an existing one once it is complete, and only if
+// that is a regular file (sources.ReplaceOutput).
 func writeCompacted(output string, stdout io.Writer, recs []model.Record) error {
+	encode := func(w io.Writer) error { return compact.Encode(w, recs) }
 	if output == "" || output == "-" {
-		return compact.Encode(stdout, recs)
+		return encode(stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(output), "."+filepath.Base(output)+".*")
-	if err != nil {
-		return fmt.Errorf("--output %s: %w", output, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("--output %s: %w", output, err)
-	}
-	if err := compact.Encode(tmp, recs); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", output, err)
-	}
-	if err := os.Rename(tmp.Name(), output); err != nil {
-		return fmt.Errorf("--output %s: %w", output, err)
+	if err := sources.ReplaceOutput(output, encode); err != nil {
+		if errors.Is(err, sources.ErrNotRegular) {
+			return fmt.Errorf("--output: %w (\"-\" writes to standard output)", err)
+		}
+		return fmt.Errorf("--output %s: %s", output, errCause(err))
 	}
 	return nil
 }

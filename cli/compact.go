@@ -35,6 +35,11 @@ A log of several threads is compacted thread by thread: the output holds
 each thread's compacted events, one thread after another in order of first
 appearance; --thread ID keeps one thread.
 
+-o FILE replaces FILE only once the compacted log is complete, and only
+if FILE is a regular file (its mode is kept) or a new path (created 0600);
+a link to a regular file has that file replaced and stays a link. A
+device, a named pipe, a folder or a link to one is refused.
+
 FILE "-" reads standard input. Exit status: 0; 1 when no compaction kept
 the log's meaning (the log is then written unchanged); 2 when FILE cannot be
 read or holds something that is not an event.`,
