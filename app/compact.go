@@ -10,6 +10,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold/compact/equiv"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // Compact writes src compacted to output ("" or "-": standard output):
@@ -91,9 +92,17 @@ func splitThreads(src *Source, recs []model.Record) (*fold.Threads, [][]model.Re
 
 // writeCompacted writes the log to stdout ("" or "-") or to a file, which
 // only takes the place of an existing one once it is complete, and only if
-// that is a regular file (sources.ReplaceOutput).
+// that is a regular file (sources.ReplaceOutput). Events are written as
+// read, except that the characters a terminal acts on are \u escapes
+// (sanitize.JSONWriter): a compacted log is read by people as well as programs.
 func writeCompacted(output string, stdout io.Writer, recs []model.Record) error {
-	encode := func(w io.Writer) error { return compact.Encode(w, recs) }
+	encode := func(w io.Writer) error {
+		jw := sanitize.NewJSONWriter(w, 256<<10)
+		if err := compact.Encode(jw, recs); err != nil {
+			return err
+		}
+		return jw.Flush()
+	}
 	if output == "" || output == "-" {
 		return encode(stdout)
 	}

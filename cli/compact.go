@@ -18,7 +18,9 @@ each text message's and tool call's deltas merged into one event, events that
 arrived in the middle of a stream moved after it, and each run's state events
 collapsed into one STATE_SNAPSHOT before the run's end (deltas are kept as
 they are when the run has no snapshot). Other events are written exactly as
-read.
+read, except that C1 control characters and bidirectional overrides in their
+strings are written as \u escapes (the same text to any JSON reader, and
+nothing a terminal acts on).
 
 It follows the reference compactEvents (@ag-ui/client) and gives the same
 output wherever that one is sound. Where it is not (a run that ends with a

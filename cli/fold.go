@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bufio"
-
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // threadResult is one thread's fold in the many-thread output: the
@@ -32,6 +31,9 @@ func newFoldCommand(opts *app.Options) *cobra.Command {
 messages and state use the AG-UI wire shapes, built as the reference client
 (@ag-ui/client defaultApplyEvents) builds them, so they can be compared with it.
 Events that break a protocol rule are listed in diagnostics and not applied.
+Strings hold the agent's text as it was sent; C1 control characters and
+bidirectional overrides in it are written as \u escapes, so the JSON decodes
+to the same text and shows nothing a terminal acts on.
 
 Each thread is folded on its own. A log (or a folder of logs) with several
 threads prints {"threads": [ … ]}, one object of the shape above per thread
@@ -62,8 +64,10 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 			}
 			// Written as it is encoded: a whole log's fold is as big as the
 			// log, and a buffer of it (and an indented copy) doubled the
-			// memory and the time of the command.
-			w := bufio.NewWriterSize(opts.Stdout, 256<<10)
+			// memory and the time of the command. Agent text stays as the
+			// agent wrote it, but the characters a terminal acts on are
+			// written as \u escapes (sanitize.JSONWriter).
+			w := sanitize.NewJSONWriter(opts.Stdout, 256<<10)
 			enc := []json.Options{json.Deterministic(true)}
 			if !compact {
 				enc = append(enc, jsontext.WithIndent("  "))
@@ -71,7 +75,7 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 			if err := json.MarshalWrite(w, out, enc...); err != nil {
 				return app.BadInput(err)
 			}
-			if err := w.WriteByte('\n'); err != nil {
+			if _, err := w.Write([]byte{'\n'}); err != nil {
 				return err
 			}
 			return w.Flush()

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // threadLine is one thread as `threads --json` prints it.
@@ -66,8 +67,9 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 				if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
 					return app.BadInput(err)
 				}
-				_, err = fmt.Fprintf(opts.Stdout, "%s\n", v)
-				return err
+				w := sanitize.NewJSONWriter(opts.Stdout, 64<<10) // titles are agent text
+				w.Write(append(v, '\n'))
+				return w.Flush()
 			}
 			tw := tabwriter.NewWriter(opts.Stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTITLE\tSOURCE\tRUNS\tSTEPS\tFAILED\tFIRST\tLAST")
