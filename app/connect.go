@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/agentwatch/agentwatch/model"
@@ -9,32 +10,58 @@ import (
 )
 
 // Connect runs the AG-UI agent at url (POSTing input with headers) and
-// watches its event stream until it ends or ctx does.
+// watches its event stream until it ends or ctx does. A stream that breaks
+// (the connection lost, or closed in the middle of an event) is an error
+// once what arrived before is shown and recorded; one the user stopped is
+// not. The URL is shown with the secret part of its user information
+// replaced.
 func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectOptions) error {
+	name := sources.RedactURL(url)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	r, closeBody, err := sources.Connect(ctx, url, co)
 	if err != nil {
-		return BadInput(fmt.Errorf("connect %s: %w", url, err))
+		return BadInput(fmt.Errorf("connect %s: %w", name, err))
 	}
 	defer closeBody()
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
 	status <- "● LIVE"
 	recs := make(chan model.Batch, 64)
+	ended := make(chan error, 1)
 	go func() {
 		defer close(recs)
 		defer close(status)
 		for b := range batches {
 			select {
-			case recs <- model.Batch{Source: url, Records: b}:
+			case recs <- model.Batch{Source: name, Records: b}:
 			case <-ctx.Done():
+				ended <- nil
 				return
 			}
 		}
-		if err := wait(); err != nil {
+		err := wait()
+		if err != nil {
 			status <- "connection lost: " + err.Error()
 		} else {
 			status <- "stream ended"
 		}
+		ended <- err
 	}()
-	return Watch(ctx, opts, url, recs, status)
+	if err := Watch(ctx, opts, name, recs, status); err != nil {
+		return err
+	}
+	cancel() // a screen that quit leaves the stream running
+	if err := <-ended; err != nil && !errors.Is(err, context.Canceled) {
+		return BadInput(fmt.Errorf("connect %s: %w; what arrived before is shown%s", name, err, recordedNote(opts)))
+	}
+	return nil
+}
+
+// recordedNote says where the events that arrived were kept, if anywhere.
+func recordedNote(opts *Options) string {
+	if opts.Record == "" {
+		return ""
+	}
+	return " and recorded in " + opts.Record
 }

@@ -216,13 +216,16 @@ func acpRecording(path string) (recs []model.Record, ok bool, err error) {
 	return recs, true, nil
 }
 
-// Name is the source as a person calls it, for titles and messages.
+// Name is the source as a person calls it, for titles and messages; a
+// URL's password or token is not shown (sources.RedactURL).
 func (s *Source) Name() string {
 	switch s.Kind {
 	case KindDemo:
 		return "the embedded demo"
 	case KindStdin:
 		return "standard input"
+	case KindURL:
+		return sources.RedactURL(s.Arg)
 	}
 	return s.Arg
 }
@@ -236,7 +239,7 @@ func (s *Source) Open(stdin io.Reader) (io.Reader, func(), error) {
 	case KindStdin:
 		return stdin, func() {}, nil
 	case KindURL:
-		return nil, nil, BadInput(fmt.Errorf("%s is a URL: agentwatch connect %s runs the agent there", s.Arg, s.Arg))
+		return nil, nil, BadInput(fmt.Errorf("%s is a URL: agentwatch connect %s runs the agent there", s.Name(), s.Name()))
 	case KindFolder:
 		return nil, nil, BadInput(fmt.Errorf("%s is a folder of logs: open one of its files", s.Arg))
 	}

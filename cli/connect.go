@@ -23,8 +23,23 @@ func newConnectCommand(opts *app.Options) *cobra.Command {
 		Short: "Run an AG-UI agent over HTTP and watch its event stream",
 		Long: `connect POSTs a RunAgentInput to an AG-UI endpoint and shows the
 text/event-stream it answers with, live. The input is --input FILE, or one
-built from --thread and --message. --header K:V adds a request header (for
-example an Authorization token; headers are never logged or shown).`,
+built from --thread and --message. --header NAME:VALUE adds a request header
+(for example an Authorization token).
+
+Secrets stay where they were meant to go: header values are never logged,
+shown or recorded (a malformed --header is named by its position, not its
+text); a password or token in the URL (https://user:PASSWORD@host/) is
+shown as xxxxx. A redirect is followed only within the URL's scheme, host
+and port; a redirect to another origin is refused with an error naming it,
+since it would carry the headers and the input there.
+
+An error page the endpoint answers with is quoted cleaned (no escape
+sequences or control characters) and cut short.
+
+Exit status: 0 when the stream ends between events (or you quit); 2 when
+the endpoint cannot be reached or refuses the run, and when the stream
+breaks (the connection lost, or closed in the middle of an event): what
+arrived before is still shown, and recorded with --record.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			body := sources.RunInput(thread, message)
@@ -35,13 +50,9 @@ example an Authorization token; headers are never logged or shown).`,
 				}
 				body = b
 			}
-			hs := map[string]string{}
-			for _, h := range headers {
-				k, v, ok := strings.Cut(h, ":")
-				if !ok || strings.TrimSpace(k) == "" {
-					return app.BadInput(fmt.Errorf("--header %q: want NAME:VALUE", k))
-				}
-				hs[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			hs, err := parseHeaders(headers)
+			if err != nil {
+				return app.BadInput(err)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -54,4 +65,34 @@ example an Authorization token; headers are never logged or shown).`,
 	cmd.Flags().StringArrayVar(&headers, "header", nil, "request header NAME:VALUE (repeatable)")
 	liveFlags(cmd, opts)
 	return cmd
+}
+
+// parseHeaders reads the --header flags. A malformed one is named by its
+// position only: its text may be a token typed without the colon
+// ("Authorization Bearer T"), and an error must not print it.
+func parseHeaders(headers []string) (map[string]string, error) {
+	hs := map[string]string{}
+	for i, h := range headers {
+		k, v, ok := strings.Cut(h, ":")
+		k = strings.TrimSpace(k)
+		if !ok || !validHeaderName(k) {
+			return nil, fmt.Errorf("--header number %d (of %d): expected NAME:VALUE with a name of letters, digits and -, "+
+				"such as \"Authorization: Bearer TOKEN\" (the text is not shown: it may hold a secret)", i+1, len(headers))
+		}
+		hs[k] = strings.TrimSpace(v)
+	}
+	return hs, nil
+}
+
+// validHeaderName reports whether k is an HTTP field name (a token).
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, c := range []byte(k) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
 }
