@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // The exit statuses.
@@ -30,7 +31,7 @@ const (
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
-			fmt.Fprintf(stderr, "agentwatch: internal error: %v\nPlease report this with the input that caused it.\n", p)
+			fmt.Fprintf(stderr, "agentwatch: internal error: %s\nPlease report this with the input that caused it.\n", sanitize.Plain(fmt.Sprint(p)))
 			code = exitInternal
 		}
 	}()
@@ -38,7 +39,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil && err.Error() != "" {
-		fmt.Fprintln(stderr, "agentwatch:", err)
+		// Errors quote what they failed on: file names, thread ids, an
+		// endpoint's answer. Any of it may hold escape sequences.
+		fmt.Fprintln(stderr, "agentwatch:", sanitize.Plain(err.Error()))
 	}
 	return exitCode(err)
 }
