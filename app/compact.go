@@ -58,7 +58,8 @@ func Compact(opts *Options, src *Source, output, thread string) error {
 		if res.Method == compact.MethodUnchanged {
 			unchanged = true
 			for _, r := range res.Rejected {
-				fmt.Fprintf(opts.Stderr, "agentwatch: %s: %v\n", src.Name(), r)
+				// Why a compaction differs quotes the log's text.
+				fmt.Fprintf(opts.Stderr, "agentwatch: %s: %s\n", src.Name(), sanitize.Plain(r.Error()))
 			}
 		}
 	}

@@ -40,8 +40,8 @@ func plainFlag(cmd *cobra.Command, opts *app.Options, usage string) {
 
 // recordFlags adds --record and --append.
 func recordFlags(cmd *cobra.Command, opts *app.Options) {
-	cmd.Flags().StringVar(&opts.Record, "record", "", "also write the events to FILE as an AG-UI log (a JSON array, flushed per event)")
-	cmd.Flags().BoolVar(&opts.Append, "append", false, "with --record: add to an existing log instead of refusing it")
+	cmd.Flags().StringVar(&opts.Record, "record", "", "also write the events to FILE as an AG-UI log (a JSON array, flushed per event; a new file, mode 0600; a write that fails stops with an error)")
+	cmd.Flags().BoolVar(&opts.Append, "append", false, "with --record: add to an existing log instead of refusing it (a regular file, or a link to one)")
 }
 
 // liveFlags are the flags of the commands that watch a live source.
