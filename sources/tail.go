@@ -381,7 +381,13 @@ func (t *tailer) check() {
 	if t.rewritten() {
 		t.truncated()
 	}
-	t.drain()
+	if !t.more {
+		// In a read in steps the loop reads the next step once this one's
+		// records are sent; reading on here would read the whole file
+		// before the first of them goes, when looks come faster than the
+		// steps are parsed (a slow machine, a busy folder).
+		t.drain()
+	}
 	cur, serr := t.f.Stat()
 	if serr == nil {
 		t.size = cur.Size()
