@@ -19,8 +19,11 @@ import (
 // with a checkpoint: from the moment it takes or restores one, it copies an
 // object before its first change (see cow) and keeps the copy.
 type Checkpoint struct {
-	st  state
+	st  state // without the long lists, which are in lists
 	idx indexes
+	// lists are the fold's messages, items, steps and runs, in chunks
+	// shared with the checkpoints taken before it.
+	lists *cpLists
 	// sheds is the fold's count of shedding calls when it was taken.
 	sheds uint64
 }
@@ -46,6 +49,9 @@ type cow struct {
 	items map[*model.Item]struct{}
 	steps map[*model.Step]struct{}
 	runs  map[*model.Run]struct{}
+	// lists are the long lists of the checkpoint taken or restored, whose
+	// chunks the next checkpoint shares.
+	lists *cpLists
 }
 
 func newCow() *cow {
@@ -68,10 +74,16 @@ func (f *Fold) Checkpoint() *Checkpoint {
 	if !d.keys.ready() {
 		d.reindex()
 	}
-	cp := &Checkpoint{st: f.st.independent(), sheds: f.sheds, idx: indexes{
+	var prev *cpLists
+	if r.cow != nil {
+		prev = r.cow.lists
+	}
+	lists := takeLists(&f.st, prev)
+	cp := &Checkpoint{st: f.st.independent(), lists: lists, sheds: f.sheds, idx: indexes{
 		keys: d.keys.freeze(), stepAt: d.stepAt.freeze(), byID: r.byID.freeze(), toolOwner: r.toolOwner.freeze(),
 	}}
 	f.share()
+	r.cow.lists = lists
 	return cp
 }
 
@@ -81,12 +93,14 @@ func (f *Fold) Checkpoint() *Checkpoint {
 // are independent.
 func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 	f := &Fold{opts: opts, st: cp.st.independent(), restored: true, sheds: cp.sheds}
+	cp.lists.put(&f.st)
 	r, d := &f.st.Reduce, &f.st.Display
 	// The frozen indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
 	d.keys, d.stepAt = thaw(cp.idx.keys), thaw(cp.idx.stepAt)
 	r.byID, r.toolOwner = thaw(cp.idx.byID), thaw(cp.idx.toolOwner)
 	f.share()
+	r.cow.lists = cp.lists
 	return f
 }
 
@@ -100,15 +114,15 @@ func (f *Fold) share() {
 
 // independent returns a copy of a flushed state that shares with st only
 // objects the fold never changes in place without copying them first (see
-// cow): the lists of messages, items, steps and runs are new, the small
-// per-run parts are deep copies, and the derived indexes are left out.
+// cow): the small per-run parts are deep copies; the derived indexes and
+// the long lists of messages, items, steps and runs are left out (a
+// checkpoint keeps the lists in chunks: checkpoint_lists.go).
 func (st *state) independent() state {
 	n := *st
 	n.Legacy = st.Legacy
 	n.Chunks = chunkState{Lanes: slices.Clone(st.Chunks.Lanes)}
 	n.Verify = st.Verify.clone()
 	n.Reduce = reduceState{
-		Messages:          slices.Clone(st.Reduce.Messages),
 		State:             st.Reduce.State, // replaced, never changed in place
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
 		Answered:          maps.Clone(st.Reduce.Answered),
@@ -120,9 +134,6 @@ func (st *state) independent() state {
 		twice:             st.Reduce.twice,
 	}
 	n.Display = displayState{
-		Items: slices.Clone(st.Display.Items),
-		Steps: slices.Clone(st.Display.Steps),
-		Runs:  slices.Clone(st.Display.Runs),
 		RunID: st.Display.RunID,
 		Gone:  maps.Clone(st.Display.Gone),
 	}
