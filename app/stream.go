@@ -40,7 +40,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 	case KindFolder:
 		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: WholeFile})
 		st.Batches, st.Status = batches, folderStatus(events)
-	case KindMessages, KindACPRecording:
+	case KindMessages, KindACPRecording, KindOTLP:
 		batches := make(chan model.Batch, 1)
 		batches <- model.Batch{Source: src.Name(), Records: src.Records}
 		close(batches)
@@ -56,9 +56,9 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 	case KindURL:
 		r, closeBody, err := sources.Connect(ctx, src.Arg, co)
 		if err != nil {
-			return nil, BadInput(fmt.Errorf("connect %s: %w", src.Arg, err))
+			return nil, BadInput(fmt.Errorf("connect %s: %w", src.Name(), err))
 		}
-		st.Batches, st.Status = connected(ctx, src.Arg, r, closeBody)
+		st.Batches, st.Status = connected(ctx, src.Name(), r, closeBody)
 	default:
 		return nil, BadInput(fmt.Errorf("%s: cannot be followed", src.Name()))
 	}
