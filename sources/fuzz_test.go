@@ -22,6 +22,10 @@ var seeds = []string{
 	"{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"type\":\"THINKING_START\",\"title\":\"pondering\"}\r\n\r\nnot json\n{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\"}\n42\n{\"type\":\"RUN_FINISHED\"",
 	"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\nevent: message\nid: 2\ndata: {\"type\":\"TEXT_MESSAGE_CONTENT\",\ndata: \"messageId\":\"m\",\"delta\":\"x\"}\n\n: keepalive\n\ndata:{\"type\":\"RUN_FINISHED\"}\r\n\r\ndata: {\"type\":",
 	": hello\r\nretry: 100\r\n\r\ndata: nope\r\n\r\ndata: [1]\n\n",
+	// Hostile text (8-bit CSI and OSC, a bidi override, OSC 52 escaped and
+	// raw) and a stream cut inside its second frame.
+	"data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\u009b2J\u009d0;t\u009c\u202egnp.exe \\u001b]52;c;aGk=\\u0007\"}\n\nevent: message\ndata: {\"type\":\"TEXT_MES",
+	"\x1b]52;c;aGk=\x07\u009b2J\ndata: {}\n\n",
 	"",
 	" \n\t",
 }
