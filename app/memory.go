@@ -22,7 +22,7 @@ const wholeReadFloor = 64 << 20
 func tuneForWholeRead(src *Source) {
 	size := int64(0)
 	switch src.Kind {
-	case KindEventLog, KindMessages, KindACPRecording:
+	case KindEventLog, KindMessages, KindACPRecording, KindOTLP:
 		if st, err := os.Stat(src.Arg); err == nil {
 			size = st.Size()
 		}

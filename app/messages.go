@@ -9,8 +9,11 @@ import (
 
 // messagesNote says what was detected, for titles and headers.
 func messagesNote(src *Source) string {
-	if src.Kind == KindACPRecording {
+	switch src.Kind {
+	case KindACPRecording:
 		return "ACP recording (agentwatch replay plays it at its recorded pace)"
+	case KindOTLP:
+		return otlpNote
 	}
 	return string(src.Format) + " · message-level review, no timing"
 }

@@ -37,9 +37,12 @@ func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, e
 	if err != nil {
 		return nil, err
 	}
+	if err := withToolKinds(opts, src); err != nil {
+		return nil, err
+	}
 	var recs []model.Record
 	switch src.Kind {
-	case KindACPRecording:
+	case KindACPRecording, KindOTLP:
 		recs = src.Records
 	case KindDemo, KindEventLog, KindStdin:
 		in, closeIn, err := src.Open(opts.Stdin)

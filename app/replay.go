@@ -126,6 +126,9 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		// Messages carry no times: there is nothing to pace.
 		return reviewMessages(opts, src)
 	}
+	if err := withToolKinds(opts, src); err != nil {
+		return err
+	}
 	if src.Kind == KindFolder {
 		if ro.Thread == "" {
 			return BadInput(fmt.Errorf("%s is a folder: replay plays one log; name one of its files, or a thread with --thread ID (agentwatch threads %s lists them)", src.Arg, src.Arg))
@@ -147,7 +150,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		rest *indexing // the indexing still to do, for a file
 	)
 	switch src.Kind {
-	case KindACPRecording: // an ACP session agentwatch recorded: its true pace
+	case KindACPRecording, KindOTLP: // recorded with their times: their true pace
 		rs = replay.Slice(src.Records)
 	case KindDemo, KindStdin, KindURL:
 		in, closeIn, err := src.Open(opts.Stdin)

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 
 // Kind says what a source is, and so how it is read and shown.
@@ -35,6 +36,9 @@ const (
 	// KindFolder is a folder of logs, or a glob pattern naming logs: each
 	// file is a source of its own, of one or more threads.
 	KindFolder
+	// KindOTLP is a file of OpenTelemetry export requests (OTLP/JSON, one
+	// per line or one for the file), read whole (app/otlp_file.go).
+	KindOTLP
 )
 
 // String names the kind for messages.
@@ -54,6 +58,8 @@ func (k Kind) String() string {
 		return "URL"
 	case KindFolder:
 		return "folder"
+	case KindOTLP:
+		return "OTLP file"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -125,6 +131,9 @@ func identifyFile(arg string) (*Source, error) {
 	if err != nil {
 		return src, nil // Open says what is wrong
 	}
+	if otlp.LooksLikeOTLP(head) {
+		return identifyOTLP(src)
+	}
 	if !mayBeWhole(head) {
 		return src, nil
 	}
@@ -182,12 +191,12 @@ func mayBeWhole(head []byte) bool {
 		(bytes.Contains(head, []byte(`"role"`)) && bytes.Contains(head, []byte(`"parts"`)))
 }
 
-// WholeFile reads a folder's file whole when it is a messages file or an
-// ACP recording (which are not followed as they grow) and returns its
+// WholeFile reads a folder's file whole when it is a messages file, an
+// ACP recording or an OTLP file (which are not followed as they grow) and returns its
 // records; ok is false for an event log, which is tailed.
 func WholeFile(path string) (recs []model.Record, ok bool) {
 	src, err := identifyFile(path)
-	if err != nil || (src.Kind != KindMessages && src.Kind != KindACPRecording) {
+	if err != nil || (src.Kind != KindMessages && src.Kind != KindACPRecording && src.Kind != KindOTLP) {
 		return nil, false
 	}
 	return src.Records, true

@@ -37,7 +37,10 @@ func FoldThreads(opts *Options, src *Source) (*fold.Threads, []Skipped, error) {
 
 // readInto hands every record of a one-file source to apply, in batches.
 func readInto(opts *Options, src *Source, apply func([]model.Record)) error {
-	if src.Kind == KindMessages || src.Kind == KindACPRecording {
+	if err := withToolKinds(opts, src); err != nil {
+		return err
+	}
+	if src.Kind == KindMessages || src.Kind == KindACPRecording || src.Kind == KindOTLP {
 		apply(src.Records)
 		return nil
 	}

@@ -18,8 +18,11 @@ func View(opts *Options, src *Source) error {
 	if err := opts.CheckLayout(); err != nil {
 		return err
 	}
+	if err := withToolKinds(opts, src); err != nil {
+		return err
+	}
 	switch {
-	case src.Kind == KindMessages, src.Kind == KindACPRecording && !opts.Play:
+	case src.Kind == KindMessages, (src.Kind == KindACPRecording || src.Kind == KindOTLP) && !opts.Play:
 		return reviewMessages(opts, src)
 	case src.Kind == KindURL:
 		_, _, err := src.Open(opts.Stdin)

@@ -59,7 +59,7 @@ scripts and CI.`,
 	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
 		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),
 		newReplayCommand(opts), newACPCommand(opts), newThreadsCommand(opts),
-		newServeCommand(opts))
+		newServeCommand(opts), newOTLPCommand(opts))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})

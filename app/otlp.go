@@ -1,0 +1,176 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agentwatch/agentwatch/fold/otel"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources/otlp"
+)
+
+// OTLPOptions are how agentwatch otlp listens and keeps what arrives.
+type OTLPOptions struct {
+	// HTTP and GRPC are the listen addresses ("" turns one off).
+	HTTP, GRPC string
+	// TokenFile holds the bearer token exporters must send; required for
+	// an address that is not loopback.
+	TokenFile string
+	// Record is a file to keep the requests in, as OTLP/JSON lines ("" for none).
+	Record string
+	// MaxBody bounds a request (0: otlp.DefaultMaxBody).
+	MaxBody int64
+	// Ready, when set, is told the addresses once they listen (port 0
+	// picks one): for tests, and for a caller that starts exporters.
+	Ready func(httpAddr, grpcAddr string)
+}
+
+// otlpSource names the receiver's records' source.
+const otlpSource = "otlp"
+
+// ReceiveOTLP runs an OTLP receiver and shows what arrives, live, as the
+// other live sources do: the screen, or lines with --plain. Each request
+// is mapped as it comes (fold/otel): a thread per conversation, a late
+// span updating the step it belongs to. It runs until ctx ends.
+func ReceiveOTLP(ctx context.Context, opts *Options, o *OTLPOptions) (err error) {
+	fo, err := opts.FoldOptions()
+	if err != nil {
+		return err
+	}
+	token, err := readToken(o.TokenFile)
+	if err != nil {
+		return err
+	}
+	rcv, err := otlp.Listen(otlp.Options{HTTP: o.HTTP, GRPC: o.GRPC, Token: token, MaxBody: o.MaxBody})
+	if err != nil {
+		return BadInput(err)
+	}
+	var rec *otlp.Recorder
+	if o.Record != "" {
+		if rec, err = otlp.CreateRecorder(o.Record); err != nil {
+			rcv.Close()
+			return BadInput(err)
+		}
+	}
+	rcv.Serve()
+	defer rcv.Close()
+	if o.Ready != nil {
+		o.Ready(rcv.HTTPAddr(), rcv.GRPCAddr())
+	}
+	title := receiverTitle(rcv)
+	if opts.Plain || !opts.screen() {
+		fmt.Fprintf(opts.Stderr, "agentwatch: %s\n", title)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	topts := otel.Options{}
+	if kinds := fo.ToolKinds; len(kinds) > 0 {
+		topts.UserKinds = func(tool string) bool { _, ok := kinds[tool]; return ok }
+	}
+	batches := make(chan model.Batch, 64)
+	status := make(chan string, 4)
+	recErr := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		defer close(status)
+		recErr <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, otel.New(topts), batches, status)
+	}()
+	// The watch must not hold its own --record: the receiver keeps OTLP.
+	watchOpts := *opts
+	watchOpts.Record = ""
+	err = Watch(ctx, &watchOpts, title, batches, status)
+	cancel()
+	rcv.Close()
+	for range batches {
+	}
+	if rerr := <-recErr; rerr != nil && err == nil {
+		err = BadInput(rerr)
+	}
+	return err
+}
+
+// translateArrivals maps each request as it arrives and sends its records
+// on, keeping the request first when rec is set. A recording that cannot
+// be written stops the receiver (through stop): one asked for and cut
+// silently is worse than none.
+func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan otlp.Arrival, rec *otlp.Recorder,
+	tr *otel.Translator, out chan<- model.Batch, status chan<- string) (err error) {
+	if rec != nil {
+		defer func() {
+			if cerr := rec.Close(); err == nil {
+				err = cerr
+			}
+		}()
+	}
+	status <- "● LIVE · waiting for telemetry"
+	requests := 0
+	for {
+		var a otlp.Arrival
+		var ok bool
+		select {
+		case a, ok = <-in:
+		case <-ctx.Done():
+			return nil
+		}
+		if !ok {
+			return nil
+		}
+		if rec != nil {
+			if err := rec.Write(a.Request); err != nil {
+				stop()
+				return err
+			}
+		}
+		switch a.Signal {
+		case otlp.SignalTraces:
+			tr.AddTraces(a.Traces)
+		case otlp.SignalLogs:
+			tr.AddLogs(a.Logs)
+		}
+		requests++
+		select {
+		case status <- fmt.Sprintf("● LIVE · %d requests", requests):
+		default:
+		}
+		recs := tr.Flush()
+		if len(recs) == 0 {
+			continue
+		}
+		select {
+		case out <- model.Batch{Source: otlpSource, Records: recs}:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// receiverTitle says where the receiver listens.
+func receiverTitle(rcv *otlp.Receiver) string {
+	var parts []string
+	if a := rcv.HTTPAddr(); a != "" {
+		parts = append(parts, "OTLP/HTTP http://"+a)
+	}
+	if a := rcv.GRPCAddr(); a != "" {
+		parts = append(parts, "OTLP/gRPC "+a)
+	}
+	return "receiving " + strings.Join(parts, " and ")
+}
+
+// readToken reads the bearer token from its file ("" when none is named).
+func readToken(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", BadInput(fmt.Errorf("--token-file: %w", err))
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", BadInput(errors.New("--token-file " + path + ": the file is empty"))
+	}
+	return tok, nil
+}

@@ -1,0 +1,223 @@
+package otlp
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+// DefaultMaxBody is the largest request a Receiver takes (after gzip is
+// undone), unless told otherwise: what exporters send in a batch is far
+// smaller.
+const DefaultMaxBody = 16 << 20
+
+// waitForReader is how long a request waits for the reader to take it
+// before the exporter is asked to retry later (503 / UNAVAILABLE).
+const waitForReader = 10 * time.Second
+
+// Options are where a Receiver listens and whom it accepts.
+type Options struct {
+	// HTTP and GRPC are the addresses to listen on ("" for none); port 0
+	// picks one (Receiver.HTTPAddr says which).
+	HTTP, GRPC string
+	// Token, when set, is required as "Authorization: Bearer TOKEN" on
+	// every request. An address that is not loopback needs one.
+	Token string
+	// MaxBody bounds a request's size (0: DefaultMaxBody).
+	MaxBody int64
+	// Now is the clock arrivals are stamped with (nil: time.Now).
+	Now func() time.Time
+}
+
+// Arrival is a request the receiver accepted.
+type Arrival struct {
+	Request
+	// At is when it arrived; Via how ("http/protobuf", "http/json", "grpc").
+	At  time.Time
+	Via string
+}
+
+// Receiver is an OTLP receiver: OTLP/HTTP (POST /v1/traces, /v1/logs,
+// /v1/metrics; protobuf or JSON; gzip) and OTLP/gRPC (the Collector's
+// pdata service registrations). It answers as the OTLP specification
+// asks: success (a partial success for metrics, which are not shown),
+// 400 for a payload that does not decode, 401 for a wrong token, 413 for
+// a body over the limit, 415 for a content type or encoding it does not
+// read, 503 when the reader falls behind. Accepted requests come out of
+// Arrivals in the order they were accepted.
+type Receiver struct {
+	opts     Options
+	arrivals chan Arrival
+	httpLn   net.Listener
+	grpcLn   net.Listener
+	httpSrv  *http.Server
+	grpcSrv  *grpc.Server
+	done     chan struct{}
+	once     sync.Once
+	wg       sync.WaitGroup
+	// mu guards closed; inflight counts deliveries under way, which
+	// Close waits for before it closes arrivals.
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+}
+
+// Listen binds the receiver's addresses. It refuses an address that is
+// not loopback when no token is set: telemetry carries prompts and
+// commands, and an open receiver lets anyone put steps on the screen.
+func Listen(opts Options) (*Receiver, error) {
+	if opts.HTTP == "" && opts.GRPC == "" {
+		return nil, errors.New("no address to listen on")
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxBody
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	for _, a := range []string{opts.HTTP, opts.GRPC} {
+		if a != "" && opts.Token == "" && !Loopback(a) {
+			return nil, fmt.Errorf("listen %s: not a loopback address, so a token is required (--token-file FILE); exporters then send Authorization: Bearer TOKEN", a)
+		}
+	}
+	r := &Receiver{opts: opts, arrivals: make(chan Arrival, 64), done: make(chan struct{})}
+	var err error
+	if opts.HTTP != "" {
+		if r.httpLn, err = net.Listen("tcp", opts.HTTP); err != nil {
+			return nil, fmt.Errorf("listen %s: %w", opts.HTTP, err)
+		}
+	}
+	if opts.GRPC != "" {
+		if r.grpcLn, err = net.Listen("tcp", opts.GRPC); err != nil {
+			if r.httpLn != nil {
+				r.httpLn.Close()
+			}
+			return nil, fmt.Errorf("listen %s: %w", opts.GRPC, err)
+		}
+	}
+	return r, nil
+}
+
+// Loopback reports whether a listen address is on the loopback interface
+// only (localhost, 127.0.0.0/8, ::1); ":4318" listens on every interface.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// HTTPAddr is the address OTLP/HTTP is served on ("" when not).
+func (r *Receiver) HTTPAddr() string { return addrOf(r.httpLn) }
+
+// GRPCAddr is the address OTLP/gRPC is served on ("" when not).
+func (r *Receiver) GRPCAddr() string { return addrOf(r.grpcLn) }
+
+func addrOf(ln net.Listener) string {
+	if ln == nil {
+		return ""
+	}
+	return ln.Addr().String()
+}
+
+// Arrivals delivers the accepted requests; it closes after Close.
+func (r *Receiver) Arrivals() <-chan Arrival { return r.arrivals }
+
+// Serve serves until Close.
+func (r *Receiver) Serve() {
+	if r.httpLn != nil {
+		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			_ = r.httpSrv.Serve(r.httpLn)
+		}()
+	}
+	if r.grpcLn != nil {
+		r.grpcSrv = r.grpcServer()
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			_ = r.grpcSrv.Serve(r.grpcLn)
+		}()
+	}
+}
+
+// Close stops listening, ends the requests in flight and closes Arrivals.
+func (r *Receiver) Close() error {
+	r.once.Do(func() {
+		r.mu.Lock()
+		r.closed = true
+		r.mu.Unlock()
+		close(r.done)
+		if r.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			_ = r.httpSrv.Shutdown(ctx)
+			cancel()
+		} else if r.httpLn != nil {
+			r.httpLn.Close()
+		}
+		if r.grpcSrv != nil {
+			r.grpcSrv.Stop()
+		} else if r.grpcLn != nil {
+			r.grpcLn.Close()
+		}
+		r.wg.Wait()
+		r.inflight.Wait()
+		close(r.arrivals)
+	})
+	return nil
+}
+
+// errBusy says the reader did not take a request in time.
+var errBusy = errors.New("agentwatch is behind; retry later")
+
+// deliver hands an accepted request to the reader, waiting a while.
+func (r *Receiver) deliver(ctx context.Context, req Request, via string) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return errBusy
+	}
+	r.inflight.Add(1)
+	r.mu.Unlock()
+	defer r.inflight.Done()
+	a := Arrival{Request: req, At: r.opts.Now(), Via: via}
+	timer := time.NewTimer(waitForReader)
+	defer timer.Stop()
+	select {
+	case r.arrivals <- a:
+		return nil
+	case <-timer.C:
+		return errBusy
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-r.done:
+		return errBusy
+	}
+}
+
+// authorized checks an Authorization header value against the token.
+func (r *Receiver) authorized(header string) bool {
+	if r.opts.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(header, "Bearer ")
+	if !ok {
+		got, ok = strings.CutPrefix(header, "bearer ")
+	}
+	return ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(r.opts.Token)) == 1
+}
