@@ -42,10 +42,10 @@ type verifyState struct {
 	Spans     []string `json:"spans,omitempty"`
 	Reasoning []string `json:"reasoning,omitempty"`
 
-	MessageOwners   map[string]tag `json:"messageOwners,omitempty"`
-	ToolOwners      map[string]tag `json:"toolOwners,omitempty"`
-	ActivityOwners  map[string]tag `json:"activityOwners,omitempty"`
-	ReasoningOwners map[string]tag `json:"reasoningOwners,omitempty"`
+	MessageOwners   owners `json:"messageOwners,omitempty"`
+	ToolOwners      owners `json:"toolOwners,omitempty"`
+	ActivityOwners  owners `json:"activityOwners,omitempty"`
+	ReasoningOwners owners `json:"reasoningOwners,omitempty"`
 
 	Steps     []stepOwner     `json:"steps,omitempty"`
 	Subagents []string        `json:"subagents,omitempty"`
@@ -54,13 +54,6 @@ type verifyState struct {
 
 func (v *verifyState) resetRun() {
 	*v = verifyState{FirstSeen: true, RunStarted: true}
-}
-
-func setOwner(m *map[string]tag, id string, t tag) {
-	if *m == nil {
-		*m = map[string]tag{}
-	}
-	(*m)[id] = t
 }
 
 func remove(s []string, id string) []string {
@@ -143,13 +136,13 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		if slices.Contains(v.Messages, id) {
 			return fail(RuleTextOpen, "Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '%s' is already in progress. Complete it with 'TEXT_MESSAGE_END' first.", id)
 		}
-		owner, known := v.MessageOwners[id]
+		owner, known := v.MessageOwners.get(id)
 		if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
 			return bad
 		}
 		v.Messages = append(v.Messages, id)
 		if !known {
-			setOwner(&v.MessageOwners, id, tagFrom(evTag))
+			v.MessageOwners.set(id, tagFrom(evTag))
 		}
 	case *agui.TextMessageContent:
 		return v.continueText(typ, e.MessageID, evTag, false)
@@ -163,14 +156,14 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		var inherited tag
 		hasInherited := false
 		if e.ParentMessageID != "" {
-			if po, ok := v.MessageOwners[e.ParentMessageID]; ok {
+			if po, ok := v.MessageOwners.get(e.ParentMessageID); ok {
 				if evTag.IsSet() && !(po.Has && po.ID == evTag.Value) {
 					return fail(RuleOwnership, "Cannot send 'TOOL_CALL_START': subagentRunId '%s' does not match its parent message '%s' owner '%s'. A tool call belongs to the message that carries it.", evTag.Value, e.ParentMessageID, po.name())
 				}
 				inherited, hasInherited = po, true
 			}
 		}
-		existing, known := v.ToolOwners[id]
+		existing, known := v.ToolOwners.get(id)
 		if known {
 			if bad := ownerMismatch(typ, evTag, existing, true, "tool call", id); bad != nil {
 				return bad
@@ -185,7 +178,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 			if evTag.IsSet() {
 				t = tagFrom(evTag)
 			}
-			setOwner(&v.ToolOwners, id, t)
+			v.ToolOwners.set(id, t)
 		}
 	case *agui.ToolCallArgs:
 		return v.continueTool(typ, e.ToolCallID, evTag, false)
@@ -222,12 +215,12 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		}
 		so.Names = remove(so.Names, e.StepName)
 	case *agui.ActivitySnapshot:
-		_, known := v.ActivityOwners[e.MessageID]
+		_, known := v.ActivityOwners.get(e.MessageID)
 		if !known || e.Replace == nil || *e.Replace {
-			setOwner(&v.ActivityOwners, e.MessageID, tagFrom(evTag))
+			v.ActivityOwners.set(e.MessageID, tagFrom(evTag))
 		}
 	case *agui.ToolCallResult:
-		setOwner(&v.MessageOwners, e.MessageID, tagFrom(evTag))
+		v.MessageOwners.set(e.MessageID, tagFrom(evTag))
 	case *agui.ReasoningStart:
 		return v.openReasoning(typ, e.MessageID, evTag, true)
 	case *agui.ReasoningMessageStart:
@@ -244,20 +237,20 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		kind := "reasoning message"
 		switch e.Subtype {
 		case "tool-call":
-			owner, known = v.ToolOwners[e.EntityID]
+			owner, known = v.ToolOwners.get(e.EntityID)
 			kind = "tool call"
 		case "message":
-			owner, known = v.MessageOwners[e.EntityID]
+			owner, known = v.MessageOwners.get(e.EntityID)
 			if !known {
-				owner, known = v.ReasoningOwners[e.EntityID]
+				owner, known = v.ReasoningOwners.get(e.EntityID)
 			}
 			kind = "message"
 		default:
-			owner, known = v.ReasoningOwners[e.EntityID]
+			owner, known = v.ReasoningOwners.get(e.EntityID)
 		}
 		return ownerMismatch(typ, evTag, owner, known, kind, e.EntityID)
 	case *agui.ActivityDelta:
-		owner, known := v.ActivityOwners[e.MessageID]
+		owner, known := v.ActivityOwners.get(e.MessageID)
 		return ownerMismatch(typ, evTag, owner, known, "activity", e.MessageID)
 	case *agui.SubagentStarted:
 		if !evTag.IsSet() {
@@ -339,7 +332,7 @@ func (v *verifyState) continueText(typ, id string, evTag agui.OptString, end boo
 		}
 		return fail(RuleTextNotOpen, "Cannot send 'TEXT_MESSAGE_CONTENT' event: No active text message found with ID '%s'. Start a text message with 'TEXT_MESSAGE_START' first.", id)
 	}
-	owner, known := v.MessageOwners[id]
+	owner, known := v.MessageOwners.get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
 		return bad
 	}
@@ -356,7 +349,7 @@ func (v *verifyState) continueTool(typ, id string, evTag agui.OptString, end boo
 		}
 		return fail(RuleToolCall, "Cannot send 'TOOL_CALL_ARGS' event: No active tool call found with ID '%s'. Start a tool call with 'TOOL_CALL_START' first.", id)
 	}
-	owner, known := v.ToolOwners[id]
+	owner, known := v.ToolOwners.get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "tool call", id); bad != nil {
 		return bad
 	}
@@ -377,13 +370,13 @@ func (v *verifyState) openReasoning(typ, id string, evTag agui.OptString, span b
 		}
 		return fail(RuleReasoning, "Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '%s' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.", id)
 	}
-	owner, known := v.ReasoningOwners[id]
+	owner, known := v.ReasoningOwners.get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
 		return bad
 	}
 	*open = append(*open, id)
 	if !known {
-		setOwner(&v.ReasoningOwners, id, tagFrom(evTag))
+		v.ReasoningOwners.set(id, tagFrom(evTag))
 	}
 	return nil
 }
@@ -399,7 +392,7 @@ func (v *verifyState) continueReasoning(typ, id string, evTag agui.OptString, sp
 		}
 		return fail(RuleReasoning, "Cannot send '%s' event: No active reasoning message found with ID '%s'. Start a reasoning message with 'REASONING_MESSAGE_START' first.", typ, id)
 	}
-	owner, known := v.ReasoningOwners[id]
+	owner, known := v.ReasoningOwners.get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
 		return bad
 	}
