@@ -347,36 +347,54 @@ func (a *App) runStep(dir int) {
 	}
 }
 
-// openAtTranscript shows the panel and, with the transcript focused,
-// selects the step of the computer card or tool call row nearest the
-// bottom of its view.
+// openAtTranscript opens the row under the transcript's cursor: a tool
+// call or a computer card selects its step and shows the computer, a
+// collapsed thought unfolds (and folds again). With the panel focused it
+// only shows the computer.
 func (a *App) openAtTranscript() {
-	a.hidePanel = false
 	if a.focus != focusTranscript {
+		a.hidePanel = false
 		return
 	}
-	n := len(a.fold.Steps())
-	for row := a.geo.transcript.h - 1; row >= 0; row-- {
-		if step, ok := a.transcript.CardAt(row); ok && step < n {
-			if step != a.selected {
-				a.stopPlay()
-				a.selectStep(step)
-			}
-			return
+	if step, ok := a.transcript.CursorStep(); ok && step < len(a.fold.Steps()) {
+		a.hidePanel = false
+		if step != a.selected {
+			a.stopPlay()
+			a.selectStep(step)
 		}
-		seq, ok := a.transcript.ItemAt(row)
-		if !ok {
-			continue
-		}
-		it := a.itemBySeq(seq)
-		if it != nil && it.Kind == model.ItemToolCall && it.Step >= 0 && it.Step < n {
-			if it.Step != a.selected {
-				a.stopPlay()
-				a.selectStep(it.Step)
-			}
+		return
+	}
+	if seq, ok := a.transcript.CursorItem(); ok {
+		if it := a.itemBySeq(seq); it != nil && it.Kind == model.ItemReasoning {
+			a.transcript.ToggleExpanded(seq)
 			return
 		}
 	}
+	a.hidePanel = false
+}
+
+// moveCursor moves the transcript's cursor rows rows and selects the step
+// under it.
+func (a *App) moveCursor(rows int) {
+	a.transcript.MoveCursor(rows)
+	a.selectAtCursor()
+}
+
+// selectAtCursor selects the step under the transcript's cursor, when
+// there is one, as choosing it by hand does; the transcript stays where
+// the cursor put it.
+func (a *App) selectAtCursor() {
+	if a.mode == modeReplay {
+		return // the player chooses what is selected: Enter seeks to a row
+	}
+	step, ok := a.transcript.CursorStep()
+	if !ok || step == a.selected || step >= len(a.fold.Steps()) {
+		return
+	}
+	a.stopPlay()
+	a.selected = step
+	a.following = false
+	a.transcript.SetMark(step)
 }
 
 // refresh hands the fold's items to the transcript and, when following,
@@ -425,7 +443,7 @@ func (a *App) runOpen() bool {
 }
 
 // selectStep selects step i (clamped) and stops following, as choosing any
-// step by hand does; choosing the newest of a live input follows again.
+// step by hand does; the transcript scrolls to the step's row and marks it.
 func (a *App) selectStep(i int) {
 	n := len(a.fold.Steps())
 	if n == 0 {
@@ -433,15 +451,24 @@ func (a *App) selectStep(i int) {
 	}
 	a.selected = max(0, min(i, n-1))
 	a.following = false
+	a.transcript.ShowStep(a.selected)
 }
 
-// backToLive selects the newest step and follows new ones.
+// backToLive selects the newest step and follows new ones; the transcript
+// follows its bottom again. A source that has ended has no live to go back
+// to: its last step is selected and shown.
 func (a *App) backToLive() {
 	a.following = true
 	a.stopPlay()
-	if n := len(a.fold.Steps()); n > 0 {
+	n := len(a.fold.Steps())
+	if n > 0 {
 		a.selected = n - 1
 	}
+	if a.done && n > 0 {
+		a.transcript.ShowStep(a.selected)
+		return
+	}
+	a.transcript.FollowBottom()
 }
 
 // togglePlay starts or pauses play. Starting on the last step starts over
@@ -483,6 +510,7 @@ func (a *App) playTick(msg playTickMsg) tea.Cmd {
 	n := len(a.fold.Steps())
 	if a.selected < n-1 {
 		a.selected++
+		a.transcript.ShowStep(a.selected)
 	}
 	if a.selected >= n-1 {
 		a.stopPlay()

@@ -80,13 +80,23 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	case "space", " ":
 		return a.togglePlay()
 	case "up", "k":
-		a.transcript.ScrollBy(-1)
+		a.moveCursor(-1)
 	case "down", "j":
-		a.transcript.ScrollBy(1)
+		a.moveCursor(1)
 	case "pgup":
-		a.transcript.ScrollBy(-max(1, a.geo.transcript.h-1))
+		a.moveCursor(-max(1, a.geo.transcript.h-1))
 	case "pgdown":
-		a.transcript.ScrollBy(max(1, a.geo.transcript.h-1))
+		a.moveCursor(max(1, a.geo.transcript.h-1))
+	case "ctrl+u":
+		a.moveCursor(-max(1, a.geo.transcript.h/2))
+	case "ctrl+d":
+		a.moveCursor(max(1, a.geo.transcript.h/2))
+	case "g":
+		a.transcript.CursorToTop()
+		a.selectAtCursor()
+	case "G":
+		a.transcript.CursorToBottom()
+		a.selectAtCursor()
 	case "tab", "shift+tab":
 		if a.focus == focusTranscript && !a.hidePanel {
 			a.focus = focusPanel

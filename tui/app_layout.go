@@ -96,6 +96,8 @@ func (a *App) transcriptPane(r rect) []string {
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
 	a.geo.transcript = body
 	a.transcript.SetSize(body.w, body.h)
+	a.transcript.SetMark(a.selected)
+	a.transcript.SetCursorShown(a.focus == focusTranscript)
 	for _, l := range a.transcript.View() {
 		out = append(out, render.Pad(l, r.w))
 	}

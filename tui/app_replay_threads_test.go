@@ -95,10 +95,10 @@ func TestThreadsReplay(t *testing.T) {
 	last := runs[len(runs)-1]
 	seekTo(t, a, last.to-1)
 	drawnScreen(t, a)
-	a.pressAll("k", "k", "k")
+	a.pressAll("pgup", "pgup")
 	tr, screen := a.transcript, drawnScreen(t, a)
 	if tr.Following() {
-		t.Fatal("↑ did not scroll the transcript")
+		t.Fatal("PgUp did not scroll the transcript")
 	}
 	other := runs[len(runs)-2]
 	if other.thread == last.thread {

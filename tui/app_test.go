@@ -95,6 +95,21 @@ func keyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "esc":
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	if len(k) > 5 && k[:5] == "ctrl+" {
+		return tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
@@ -629,28 +644,22 @@ func TestAppRuns(t *testing.T) {
 	}
 }
 
+// Enter opens the row under the transcript's cursor: the step of a tool
+// call row, shown in the computer; on the panel it keeps the step.
 func TestAppEnterOpens(t *testing.T) {
 	d := newDemoApp(t, 160, 48, true, AppOptions{})
-	d.press("c")
-	d.View()
-	// The tool call row nearest the bottom of the transcript view.
-	want := -1
-	for row := d.geo.transcript.h - 1; row >= 0 && want < 0; row-- {
-		seq, ok := d.transcript.ItemAt(row)
-		if !ok {
-			continue
-		}
-		if it := d.itemBySeq(seq); it != nil && it.Kind == model.ItemToolCall && it.Step >= 0 {
-			want = it.Step
-		}
+	d.press("c", "home")
+	if d.selected != 0 {
+		t.Fatalf("home selected %d", d.selected)
 	}
-	d.press("home")
+	d.press("j") // off the row of step 0, onto the row below it
+	moved, _ := d.transcript.CursorStep()
 	d.press("enter")
 	if d.hidePanel {
 		t.Error("Enter did not show the panel")
 	}
-	if want >= 0 && d.selected != want {
-		t.Errorf("Enter selected %d, want %d", d.selected, want)
+	if d.selected != moved {
+		t.Errorf("Enter selected %d, want the step under the cursor %d", d.selected, moved)
 	}
 	// Focus on the panel: Enter keeps the current step.
 	d.press("tab", "home", "enter")
@@ -687,12 +696,10 @@ func TestAppWheelScrolls(t *testing.T) {
 	for range 4 {
 		a.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	}
-	a.Update(keyPress("down"))
 	b.transcript.ScrollBy(-4 * wheelRows)
-	b.transcript.ScrollBy(1)
 	b.relayout()
 	if a.View().Content != b.View().Content {
-		t.Error("wheel notches then a key did not scroll as they add up")
+		t.Error("wheel notches up did not scroll as they add up")
 	}
 }
 

@@ -121,3 +121,25 @@ func (w *Line) String() string {
 	w.setSGR("")
 	return w.b.String()
 }
+
+// Highlight draws line over the SGR parameters sgr (a background, reverse
+// video): the line's own colours stay, and every reset inside it starts
+// sgr again, so the whole width carries it.
+func Highlight(line, sgr string) string {
+	on := "\x1b[" + sgr + "m"
+	var b strings.Builder
+	b.Grow(len(line) + 32)
+	b.WriteString(on)
+	var state byte
+	for len(line) > 0 {
+		seq, _, n, next := ansi.DecodeSequence(line, state, nil)
+		state = next
+		b.WriteString(seq)
+		if seq == styles.Reset || seq == "\x1b[m" {
+			b.WriteString(on)
+		}
+		line = line[n:]
+	}
+	b.WriteString(styles.Reset)
+	return b.String()
+}

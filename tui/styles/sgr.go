@@ -28,3 +28,15 @@ const (
 	ParamRed    = "31"
 	ParamYellow = "33"
 )
+
+// Mark draws the selected step's mark in the transcript.
+const Mark = "\x1b[1;36m"
+
+// CursorBackground is the SGR parameters of the cursor row: a background a
+// shade off the terminal's own, darker on a light background.
+func CursorBackground(light bool) string {
+	if light {
+		return "48;5;254"
+	}
+	return "48;5;237"
+}

@@ -408,12 +408,14 @@ type replyIndex struct {
 	// runs finds the run separator item of a run id; its status is the
 	// run's (open while it runs).
 	runs map[string]int
+	// stepItem finds the tool-call item that shows a step.
+	stepItem map[int]int
 }
 
 func (r *replyIndex) index(items []*model.Item) {
 	n := len(r.of)
 	if n == 0 || len(items) < n || items[0] != r.first || items[n-1] != r.last {
-		*r = replyIndex{runs: map[string]int{}}
+		*r = replyIndex{runs: map[string]int{}, stepItem: map[int]int{}}
 		n = 0
 	}
 	for i := n; i < len(items); i++ {
@@ -427,6 +429,9 @@ func (r *replyIndex) index(items []*model.Item) {
 		switch it.Kind {
 		case model.ItemToolCall:
 			r.lastTool[k] = i
+			if it.Step >= 0 {
+				r.stepItem[it.Step] = i
+			}
 		case model.ItemRun:
 			r.runs[it.ID] = i
 		}

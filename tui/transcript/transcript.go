@@ -62,12 +62,19 @@ type Transcript struct {
 
 	// The replies, indexed by SetItems (see replyIndex in render.go).
 	replies replyIndex
+
+	// mark is the step whose row is marked as selected (-1 for none);
+	// cursor is the row the keys move while cursorShown (cursor.go).
+	mark        int
+	cursor      cursorAnchor
+	cursorShown bool
 }
 
 // New returns an empty transcript that follows the bottom.
 func New() *Transcript {
 	t := &Transcript{
 		follow:   true,
+		mark:     -1,
 		expanded: map[uint64]bool{},
 		cache:    map[renderKey]*renderedItem{},
 	}
@@ -279,6 +286,7 @@ func (t *Transcript) View() []string {
 		out = append(out, blank)
 		t.rows, t.rowLine = append(t.rows, -1), append(t.rowLine, 0)
 	}
+	t.decorate(out)
 	return out
 }
 
