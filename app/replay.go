@@ -164,6 +164,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		}
 		rs = replay.Slice(recs)
 	default:
+		tuneForWholeRead(src) // the fold of the whole log and its checkpoints stay
 		log, ixr, done, err := openIndexed(src.Arg)
 		if err != nil {
 			return err
