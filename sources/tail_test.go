@@ -75,10 +75,11 @@ func startTail(t *testing.T, path string) *tailLog {
 	return l
 }
 
-// waitFor polls cond for up to 5 s.
+// waitFor polls cond for up to 20 s: a failure timeout, long enough for a
+// 40,000-record file under the race detector on a busy machine.
 func (l *tailLog) waitFor(t *testing.T, what string, cond func(recs []model.Record, events []TailEvent) bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		l.mu.Lock()
 		ok := cond(l.recs, l.events)
