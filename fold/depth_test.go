@@ -27,3 +27,25 @@ func TestTooDeepEventIsAProblem(t *testing.T) {
 		t.Errorf("state %s: the fold did not go on", got)
 	}
 }
+
+// TestTooDeepStateIsAProblem: a STATE_DELTA that would nest the state
+// deeper than agui.MaxDepth is refused as a problem and changes nothing;
+// the deltas around it apply.
+func TestTooDeepStateIsAProblem(t *testing.T) {
+	recs := deepeningRecords(t, agui.MaxDepth+1) // the 1,000th delta nests 1,001 levels
+	f := fold.New(fold.Options{})
+	fuzzApply(t, f, recs...)
+	d := f.Diagnostics()
+	want := "STATE_DELTA: the state would be nested 1001 levels deep; agentwatch keeps state up to 1000 levels"
+	if len(d) != 1 || d[0].Seq != uint64(2+agui.MaxDepth) || d[0].Rule != fold.RuleTooDeep || d[0].Message != want {
+		t.Fatalf("diagnostics %+v", d)
+	}
+	// The next delta finds the state as it was: a level short of its path.
+	w := f.Warnings()
+	if len(w) != 1 || w[0].Seq != d[0].Seq+1 || !strings.HasPrefix(w[0].Message, "Failed to apply state patch: add operation does not apply") {
+		t.Errorf("warnings %+v", w)
+	}
+	if got := agui.Depth(f.State()); got != agui.MaxDepth {
+		t.Errorf("state %d levels deep, want %d", got, agui.MaxDepth)
+	}
+}

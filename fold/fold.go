@@ -10,14 +10,11 @@
 package fold
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-
-	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
@@ -126,7 +123,6 @@ func (f *Fold) applyNoted(recs []model.Record, note *Diagnostic) (Update, []erro
 			errs = append(errs, err)
 		}
 	}
-	f.flushPatches()
 	u := Update{Diagnostics: slices.Clone(f.st.Diagnostics[nd:])}
 	u.Items = slices.Compact(slices.Sorted(slices.Values(c.changed)))
 	u.Steps = slices.Compact(slices.Sorted(slices.Values(c.steps)))
@@ -197,10 +193,10 @@ func (f *Fold) applyOne(c *ctx, rec *model.Record) error {
 			f.diagnose(c, rec.Event.EventType(), v.rule, v.msg)
 			continue
 		}
-		if _, snap := e.(*agui.StateSnapshot); snap {
-			f.flushPatches() // a failing delta before a snapshot still warns
+		if v := f.st.Reduce.apply(e, func(format string, args ...any) { f.warn(c, e.EventType(), say(format, args...)) }); v != nil {
+			f.diagnose(c, rec.Event.EventType(), v.rule, v.msg)
+			continue
 		}
-		f.st.Reduce.apply(c.seq, e, func(format string, args ...any) { f.warn(c, e.EventType(), say(format, args...)) })
 		f.st.Display.apply(c, &f.st, e, f.opts.ToolKinds)
 	}
 	return nil
@@ -239,22 +235,10 @@ func (f *Fold) Export() (model.Snapshot, error) {
 	return model.Snapshot{Version: snapshotVersion, State: b}, nil
 }
 
-// flushPatches applies waiting state deltas, keeping warnings in record order.
-func (f *Fold) flushPatches() {
-	n := len(f.st.Warnings)
-	f.st.Reduce.flushPatches(func(seq uint64, msg string) {
-		f.st.Warnings = append(f.st.Warnings, Warning{Seq: seq, Type: agui.TypeStateDelta, Message: msg})
-	})
-	if len(f.st.Warnings) > n {
-		slices.SortStableFunc(f.st.Warnings, func(a, b Warning) int { return cmp.Compare(a.Seq, b.Seq) })
-	}
-}
-
-// flush makes state readable; every read of the fold goes through it.
-// (Streamed text needs nothing: it is current after every delta.)
-func (f *Fold) flush() {
-	f.flushPatches()
-}
+// flush brings what a reader sees up to date; every read of the fold
+// goes through it. Streamed text and state are current after every record,
+// so there is nothing to do now: it stays the one place for such a step.
+func (f *Fold) flush() {}
 
 // Fresh reports whether the fold has applied nothing and restored nothing.
 func (f *Fold) Fresh() bool { return f.st.Applied == 0 && !f.restored && !f.resuming }
@@ -281,9 +265,6 @@ func decodeState(snap model.Snapshot) (state, error) {
 	var st state
 	if err := agui.UnmarshalValue(snap.State, &st); err != nil {
 		return state{}, fmt.Errorf("restore fold: %w", err)
-	}
-	if st.Reduce.State == nil {
-		st.Reduce.State = jsontext.Value("{}")
 	}
 	st.Reduce.reindex()
 	st.Display.reindex()
@@ -326,7 +307,6 @@ func (f *Fold) Resume(cx context.Context, h History) error {
 			return fmt.Errorf("resume: %w", err)
 		}
 	}
-	stage.flushPatches()
 	f.st = stage.st
 	f.restored = true
 	return nil

@@ -4,17 +4,18 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/fold/statedoc"
 )
 
 // reduceState builds messages and state exactly as the reference
 // defaultApplyEvents does, so that `agentwatch fold`
 // can be compared with @ag-ui/client on the same log.
 type reduceState struct {
-	Messages          []*agui.Message  `json:"messages"`
-	State             jsontext.Value   `json:"state"`
+	Messages []*agui.Message `json:"messages"`
+	// State is changed in place by STATE_DELTA; a checkpoint shares it
+	// copy-on-write (see stateDelta).
+	State             statedoc.Doc     `json:"state"`
 	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
 	Answered          map[string]bool  `json:"answered,omitempty"`
 	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
@@ -51,14 +52,14 @@ type reduceState struct {
 	// snapshot can make two local messages with one id the same message);
 	// index then searches from the start, as the reference does.
 	twice bool
-	// patches are STATE_DELTAs not yet applied; see flushPatches.
-	patches []pendingPatch
 	// cow, when set, says which messages may be changed in place (checkpoint.go).
 	cow *cow
+	// stateShared is the cow at the last State.Share.
+	stateShared *cow
 }
 
 func newReduceState() reduceState {
-	return reduceState{State: jsontext.Value("{}")}
+	return reduceState{} // the zero state document is {}
 }
 
 // reindex rebuilds the lookups "first message with this id" and "first
@@ -179,8 +180,10 @@ func mergeInto(target *agui.Metadata, b *agui.Base) bool {
 	return true
 }
 
-// apply applies one verified event.
-func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
+// apply applies one verified event. It returns the rule the event breaks
+// when it cannot be applied at all (a state nested too deeply); the event
+// has then changed nothing.
+func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 	b := ev.Common()
 	switch e := ev.(type) {
 	case *agui.TextMessageStart:
@@ -222,10 +225,9 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 	case *agui.ToolCallResult:
 		r.toolResult(e)
 	case *agui.StateSnapshot:
-		r.patches = r.patches[:0] // replaced anyway; flushed first by the fold
-		r.State = e.Snapshot.Clone()
+		r.State = statedoc.New(e.Snapshot.Clone())
 	case *agui.StateDelta:
-		r.patches = append(r.patches, pendingPatch{seq: seq, delta: e.Delta})
+		return r.stateDelta(e, warn)
 	case *agui.MessagesSnapshot:
 		r.messagesSnapshot(e)
 	case *agui.ActivitySnapshot:
@@ -256,14 +258,21 @@ func (r *reduceState) apply(seq uint64, ev agui.Event, warn warnf) {
 	case *agui.ReasoningEncryptedValue:
 		if e.Subtype == "tool-call" {
 			if m := r.assistantWith(e.EntityID); m != nil {
-				m = r.ownMessage(m)
-				i := slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.EntityID })
-				m.ToolCalls[i].SetEncryptedValue(e.EncryptedValue)
+				r.callOf(r.ownMessage(m), e.EntityID).SetEncryptedValue(e.EncryptedValue)
 			}
 		} else if m := r.find(e.EntityID); m != nil && m.Role != agui.RoleActivity {
 			m.SetEncryptedValue(e.EncryptedValue)
 		}
 	}
+	return nil
+}
+
+// callOf returns the first tool call id of m, which holds one.
+func (r *reduceState) callOf(m *agui.Message, id string) *agui.ToolCall {
+	if o, tc := r.findToolCall(id); o == m && tc != nil {
+		return tc
+	}
+	return &m.ToolCalls[slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == id })]
 }
 
 // PendingToolCalls returns the calls a RUN_FINISHED leaves for the client:

@@ -34,7 +34,7 @@ func (f *Fold) Warnings() []Warning { return f.st.Warnings }
 func (f *Fold) Messages() []*agui.Message { f.flush(); return f.st.Reduce.Messages }
 
 // State returns the agent state document as JSON.
-func (f *Fold) State() jsontext.Value { f.flush(); return f.st.Reduce.State }
+func (f *Fold) State() jsontext.Value { f.flush(); return f.st.Reduce.State.JSON() }
 
 // Result is the headless summary of a fold, as `agentwatch fold` prints it.
 // Messages and State use the AG-UI wire shapes.

@@ -31,3 +31,16 @@ func ApplyPatch(doc, patch jsontext.Value) (out jsontext.Value, err error) {
 	}
 	return jsontext.Value(res), nil
 }
+
+// CheckPatch returns the error ApplyPatch gives for patch whatever the
+// document, when patch is not a JSON Patch it can apply (an unknown op, a
+// path that is not a string…), and nil when it is one.
+func CheckPatch(patch jsontext.Value) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("patch could not be applied: %v", p)
+		}
+	}()
+	_, err = jsonpatch.DecodePatch(patch)
+	return err
+}
