@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
@@ -80,10 +81,9 @@ func Read(r io.Reader, opts otel.Options) (*File, error) {
 	return f, nil
 }
 
-// oneLine reports whether the input holds a request per line: its first
-// line is a whole request, or (the first one being cut off or broken) the
-// next line starts another, where a request written out pretty would go
-// on indented.
+// oneLine reports whether the input holds a request per line: unless its
+// first line is not a whole request and the next goes on as a request
+// written out pretty would (indented, or closing it).
 func oneLine(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	line, rest, _ := bytes.Cut(b, []byte("\n"))
@@ -91,7 +91,7 @@ func oneLine(b []byte) bool {
 		return true
 	}
 	rest = bytes.TrimLeft(rest, "\r\n")
-	return len(rest) > 0 && rest[0] == '{'
+	return len(rest) == 0 || !strings.ContainsRune(" \t\"}]", rune(rest[0]))
 }
 
 // forLines calls f for each line of b with its number and offset.

@@ -131,8 +131,11 @@ func (r *Receiver) readBody(w http.ResponseWriter, req *http.Request) ([]byte, i
 		return nil, http.StatusUnsupportedMediaType, fmt.Errorf("content encoding %q: agentwatch reads gzip or none", enc)
 	}
 	body, err := io.ReadAll(io.LimitReader(in, limit+1))
+	if status := tooLargeOr(err, http.StatusBadRequest); status == http.StatusRequestEntityTooLarge {
+		return nil, status, fmt.Errorf("the body is over the limit of %d bytes", limit)
+	}
 	if err != nil {
-		return nil, tooLargeOr(err, http.StatusBadRequest), fmt.Errorf("read the body: %w", err)
+		return nil, http.StatusBadRequest, fmt.Errorf("read the body: %w", err)
 	}
 	if int64(len(body)) > limit {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes once unzipped", limit)
