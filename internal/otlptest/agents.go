@@ -16,8 +16,12 @@ import (
 // returns the run's trace id and the failing tool span's id, in hex.
 func (c *Client) AgentRun(ctx context.Context, conv string, t0 time.Time) (traceID, failedSpan string) {
 	tr := c.TP.Tracer("agent-framework")
-	at := func(ms int) trace.SpanStartEventOption { return trace.WithTimestamp(t0.Add(time.Duration(ms) * time.Millisecond)) }
-	end := func(ms int) trace.SpanEndOption { return trace.WithTimestamp(t0.Add(time.Duration(ms) * time.Millisecond)) }
+	at := func(ms int) trace.SpanStartEventOption {
+		return trace.WithTimestamp(t0.Add(time.Duration(ms) * time.Millisecond))
+	}
+	end := func(ms int) trace.SpanEndOption {
+		return trace.WithTimestamp(t0.Add(time.Duration(ms) * time.Millisecond))
+	}
 	ctx, agent := tr.Start(ctx, "invoke_agent support", at(0), trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String("gen_ai.agent.name", "support"),
 		attribute.String("gen_ai.conversation.id", conv)))
