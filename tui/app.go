@@ -96,6 +96,11 @@ type App struct {
 	geo   appGeometry
 
 	panelCache panelCache
+	// panelScroll is the first line of the step's view the panel shows,
+	// for the step panelFor; zoom gives the panel the whole screen.
+	panelScroll int
+	panelFor    int
+	zoom        bool
 
 	replay  *replayMode
 	session *sessionMode
@@ -116,13 +121,6 @@ type App struct {
 	// (app_shed.go).
 	readBack map[readBackKey]*readBackMsg
 }
-
-type appFocus int
-
-const (
-	focusTranscript appFocus = iota
-	focusPanel
-)
 
 // recordsMsg carries batches of records from the pump.
 type recordsMsg [][]model.Record

@@ -42,7 +42,6 @@ type TurnMsg struct {
 type sessionMode struct {
 	ctl        Agent
 	input      textinput.Model
-	focused    bool // keys go to the prompt line
 	busy       bool
 	cancelling bool
 	last       string // how the last turn ended
@@ -61,7 +60,8 @@ func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOp
 	in.ShowSuggestions = true
 	in.Focus()
 	a.mode = modeSession
-	a.session = &sessionMode{ctl: ctl, input: in, focused: true}
+	a.session = &sessionMode{ctl: ctl, input: in}
+	a.focus = focusPrompt
 	return a
 }
 
@@ -106,7 +106,7 @@ func (a *App) agentLines(w int) []string {
 	g.input.SetWidth(max(1, w-4))
 	g.input.SetSuggestions(a.suggestions(s))
 	prompt := g.input.View()
-	if !g.focused {
+	if a.focus != focusPrompt {
 		prompt = styles.Faint + ansi.Strip(prompt) + styles.Reset
 	}
 	return []string{status, render.Pad(ansi.Truncate(prompt, w, "…"), w)}
@@ -203,15 +203,14 @@ func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, true // the dialog takes every key
 	}
-	if !g.focused {
+	if a.focus != focusPrompt {
 		switch key {
 		case "i", "/":
-			g.focused = true
 			if key == "/" {
 				g.input.SetValue("/")
 				g.input.CursorEnd()
 			}
-			return g.input.Focus(), true
+			return a.setFocus(focusPrompt), true
 		case "esc":
 			if g.busy {
 				return a.cancelTurn(), true
@@ -226,9 +225,13 @@ func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if g.busy {
 			return a.cancelTurn(), true
 		}
-		g.focused = false
-		g.input.Blur()
-		return nil, true
+		return a.setFocus(focusTranscript), true
+	case "tab":
+		if !strings.HasPrefix(g.input.Value(), "/") {
+			return a.cycleFocus(1), true
+		}
+	case "shift+tab":
+		return a.cycleFocus(-1), true
 	case "enter":
 		text := strings.TrimSpace(g.input.Value())
 		if text == "" {

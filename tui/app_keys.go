@@ -58,6 +58,7 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	case "c":
 		a.hidePanel = !a.hidePanel
 		if a.hidePanel {
+			a.zoom = false
 			a.focus = focusTranscript
 		}
 	case "[":
@@ -80,29 +81,27 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	case "space", " ":
 		return a.togglePlay()
 	case "up", "k":
-		a.moveCursor(-1)
+		a.moveInPane(-1)
 	case "down", "j":
-		a.moveCursor(1)
+		a.moveInPane(1)
 	case "pgup":
-		a.moveCursor(-max(1, a.geo.transcript.h-1))
+		a.moveInPane(-max(1, a.paneRows()-1))
 	case "pgdown":
-		a.moveCursor(max(1, a.geo.transcript.h-1))
+		a.moveInPane(max(1, a.paneRows()-1))
 	case "ctrl+u":
-		a.moveCursor(-max(1, a.geo.transcript.h/2))
+		a.moveInPane(-max(1, a.paneRows()/2))
 	case "ctrl+d":
-		a.moveCursor(max(1, a.geo.transcript.h/2))
+		a.moveInPane(max(1, a.paneRows()/2))
 	case "g":
-		a.transcript.CursorToTop()
-		a.selectAtCursor()
+		a.moveToEnd(false)
 	case "G":
-		a.transcript.CursorToBottom()
-		a.selectAtCursor()
-	case "tab", "shift+tab":
-		if a.focus == focusTranscript && !a.hidePanel {
-			a.focus = focusPanel
-		} else {
-			a.focus = focusTranscript
-		}
+		a.moveToEnd(true)
+	case "tab":
+		return a.cycleFocus(1)
+	case "shift+tab":
+		return a.cycleFocus(-1)
+	case "z":
+		a.toggleZoom()
 	case "v":
 		a.hidePanel = false
 		// Switch to the layout not shown now, whatever auto would choose.
@@ -115,14 +114,21 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// wheel scrolls the transcript a notch.
+// wheel scrolls the pane under the mouse a notch: the computer's view,
+// or the transcript.
 func (a *App) wheel(m tea.Mouse) {
+	rows := 0
 	switch m.Button {
 	case tea.MouseWheelUp:
-		a.transcript.ScrollBy(-wheelRows)
+		rows = -wheelRows
 	case tea.MouseWheelDown:
-		a.transcript.ScrollBy(wheelRows)
+		rows = wheelRows
 	}
+	if a.geo.panel.contains(m.X, m.Y) {
+		a.panelScroll = max(0, a.panelScroll+rows)
+		return
+	}
+	a.transcript.ScrollBy(rows)
 }
 
 // click acts on a left click: timeline chips, ticks and buttons, the back

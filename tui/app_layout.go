@@ -33,7 +33,9 @@ func (a *App) relayout() {
 		a.frame = lines
 		return
 	}
-	if a.hidePanel {
+	if a.zoom {
+		lines = append(lines, a.panelPane(rect{0, 0, w, rows})...)
+	} else if a.hidePanel {
 		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
 	} else if a.sideBySide() {
 		tw := w * appSideShare / 100
@@ -147,18 +149,27 @@ func (a *App) panelPane(r rect) []string {
 		fixed++ // the replay bar
 	}
 	viewH := max(0, body.h-fixed)
+	a.geo.panelView = rect{r.x, body.y + 1, r.w, viewH}
 	lines := make([]string, 0, viewH+fixed)
 	lines = append(lines, a.panelHeader(s, body))
-	view := a.panelView(a.shownStep(), r.w, viewH)
-	if note := a.readBackNote(); note != "" {
-		view = append([]string{styles.Faint + ansi.Truncate(Plain(note), r.w, "…") + styles.Reset}, view...)
-	}
+	var view []string
+	var at computer.ScrollPos
 	a.geo.runTree = rect{}
 	if plan := a.plan(); a.showPlan && plan != nil {
-		view = render.PlanLines(plan.Data, r.w, viewH)
+		view, at = a.scrolled(render.PlanLines(plan.Data, r.w, panelDocMax), viewH, false)
 	} else if a.showRuns {
 		view = a.runTreeView(r.w, viewH)
 		a.geo.runTree = rect{r.x, body.y + 1, r.w, viewH}
+	} else {
+		roomH := viewH
+		note := a.readBackNote()
+		if note != "" {
+			roomH--
+		}
+		view, at = a.panelWindow(a.shownStep(), r.w, roomH)
+		if note != "" {
+			view = append([]string{styles.Faint + ansi.Truncate(Plain(note), r.w, "…") + styles.Reset}, view...)
+		}
 	}
 	for i := range viewH {
 		if i < len(view) {
@@ -167,7 +178,7 @@ func (a *App) panelPane(r rect) []string {
 			lines = append(lines, strings.Repeat(" ", r.w))
 		}
 	}
-	lines = append(lines, render.Pad(computer.PanelStatus(s, a.selected, len(steps), r.w), r.w))
+	lines = append(lines, render.Pad(computer.PanelStatusAt(s, a.selected, len(steps), at, r.w), r.w))
 	if a.mode == modeReplay {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
@@ -226,16 +237,42 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 	return render.Pad(prefix+render.StepRow(s, body.w-cells), body.w)
 }
 
-// panelView returns the step's view lines, cached per step version and size.
-func (a *App) panelView(s *model.Step, w, h int) []string {
+// panelWindow returns the h lines of the step's view that the panel's
+// scroll shows, and where they are in the whole view. The view is rendered
+// as far as the scroll needs: a long output costs what has been looked at.
+func (a *App) panelWindow(s *model.Step, w, h int) ([]string, computer.ScrollPos) {
+	if a.panelFor != a.selected {
+		a.panelFor, a.panelScroll = a.selected, 0
+	}
+	if h < 1 {
+		return nil, computer.ScrollPos{}
+	}
+	need := min(panelDocMax, max(2*h+2, a.panelScroll+h+1))
 	c := &a.panelCache
-	if c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.shed == s.Shed && c.w == w && c.h == h {
-		return c.lines
+	fresh := c.lines != nil && c.step == a.selected && c.lastSeq == s.LastSeq && c.status == s.Status && c.shed == s.Shed && c.w == w && c.h == h
+	if !fresh || (len(c.lines) >= c.limit && c.limit < need) {
+		limit := need
+		if fresh {
+			limit = min(panelDocMax, max(need, 4*c.limit))
+		}
+		lines := computer.PanelDoc(s, w, h, limit)
+		if lines == nil {
+			lines = []string{}
+		}
+		*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: lines}
 	}
-	lines := computer.PanelLines(s, w, h)
-	if lines == nil {
-		lines = []string{}
+	return a.scrolled(c.lines, h, len(c.lines) >= c.limit && c.limit < panelDocMax)
+}
+
+// scrolled clamps the panel's scroll to doc and returns the h lines it
+// shows; cut says doc stops before the view does (its last line counts
+// the rest), so the scroll stops a line short of it.
+func (a *App) scrolled(doc []string, h int, cut bool) ([]string, computer.ScrollPos) {
+	n := len(doc)
+	if cut {
+		n--
 	}
-	*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, lines: lines}
-	return lines
+	a.panelScroll = max(0, min(a.panelScroll, n-h))
+	end := min(len(doc), a.panelScroll+h)
+	return doc[a.panelScroll:end], computer.ScrollPos{From: a.panelScroll + 1, To: min(end, n), Of: n, More: cut}
 }

@@ -45,6 +45,7 @@ type appGeometry struct {
 	transcriptTitle rect
 	transcript      rect
 	panel           rect // the panel below its title line
+	panelView       rect // the step's view in the panel
 	liveMark        rect
 	timeline        rect
 	timelineView    computer.TimelineView
@@ -54,16 +55,22 @@ type appGeometry struct {
 	runTree         rect // the run tree's lines in the panel
 }
 
-// panelCache keeps the panel's view lines: computer.PanelLines decodes screenshots
-// on every call, which a frame cannot afford.
+// panelCache keeps the panel's view lines: computer.PanelDoc decodes
+// screenshots on every call, which a frame cannot afford. limit is how
+// many lines were asked for; a view that filled them has more.
 type panelCache struct {
 	step    int
 	lastSeq uint64
 	status  model.Status
 	shed    bool
 	w, h    int
+	limit   int
 	lines   []string
 }
+
+// panelDocMax bounds how much of one step's view the panel renders: an
+// output of a million lines scrolls to its millionth line.
+const panelDocMax = 1 << 20
 
 // sideBySide reports whether the layout now is transcript left, panel right.
 func (a *App) sideBySide() bool {

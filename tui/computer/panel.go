@@ -57,13 +57,13 @@ func PanelLines(s *model.Step, width, height int) []string {
 	var lines []string
 	room := height
 	if s.Category == model.CategoryFetch {
-		lines = fetchView(s, a, img, width, height)
+		lines = fetchView(s, a, img, width, height, height)
 		img = nil // drawn inside the view (which falls back only without it)
 	} else {
 		if img != nil && height >= panelShotMinHeight {
 			room = height - height/2
 		}
-		lines = categoryView(s, a, width, room)
+		lines = categoryView(s, a, width, room, false)
 	}
 	if lines == nil {
 		lines = jsonView(s, a, width, room)
@@ -89,12 +89,57 @@ func PanelLines(s *model.Step, width, height int) []string {
 	return lines
 }
 
+// PanelDoc is the whole of the panel's view of a step, for a panel that
+// scrolls: what PanelLines draws, but with every line of the output, diff,
+// file or text rather than as many as fit, and a screenshot sized for a
+// view height rows high after them. It stops at limit lines, the last one
+// then saying how many more there are, so that a caller can render what
+// it shows first and ask for more as the view scrolls down.
+func PanelDoc(s *model.Step, width, height, limit int) []string {
+	if s == nil || width < 1 || height < 1 || limit < 1 {
+		return nil
+	}
+	a := parseArgs(s.ArgsJSON)
+	img := stepScreenshot(s)
+	shot := 0
+	if img != nil && s.Category != model.CategoryFetch && height >= panelShotMinHeight {
+		shot = height / 2
+	}
+	room := limit
+	if shot > 0 {
+		room = max(1, limit-shot-1)
+	}
+	var lines []string
+	if s.Category == model.CategoryFetch {
+		lines = fetchView(s, a, img, width, height, limit)
+	} else {
+		lines = categoryView(s, a, width, room, true)
+	}
+	if lines == nil {
+		lines = jsonView(s, a, width, room)
+	}
+	if shot >= panelShotMinRows {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, screenshotLines(img, width, shot)...)
+	}
+	if len(lines) > limit {
+		lines = lines[:limit]
+	}
+	for i, l := range lines {
+		lines[i] = render.Pad(l, width)
+	}
+	return lines
+}
+
 // categoryView returns the step's own view in width×height cells, or nil
-// when the step lacks what that view shows.
-func categoryView(s *model.Step, a stepArgs, width, height int) []string {
+// when the step lacks what that view shows. A view for scrolling (whole)
+// shows a long output from its head, not its head and tail.
+func categoryView(s *model.Step, a stepArgs, width, height int, whole bool) []string {
 	switch s.Category {
 	case model.CategoryExecute:
-		return executeView(s, a, width, height)
+		return executeView(s, a, width, height, whole)
 	case model.CategoryEdit:
 		return editView(s, a, width, height)
 	case model.CategoryRead:
@@ -115,6 +160,20 @@ func categoryView(s *model.Step, a stepArgs, width, height int) []string {
 // code when it is zero or unknown. The line is exactly width cells, cut with
 // "…"; a nil step gives a blank line and a width below 1 "".
 func PanelStatus(s *model.Step, index, total, width int) string {
+	return PanelStatusAt(s, index, total, ScrollPos{}, width)
+}
+
+// ScrollPos is where a scrolled view is: the first and the last line
+// shown (from 1) of Of lines; More says the view goes on past Of.
+type ScrollPos struct {
+	From, To, Of int
+	More         bool
+}
+
+// PanelStatusAt is PanelStatus for a view that scrolls: when the view has
+// more lines than it shows, the line ends with where it is ("lines 41–60
+// of 214", "of 240+" while the rest is not rendered yet).
+func PanelStatusAt(s *model.Step, index, total int, at ScrollPos, width int) string {
 	if width < 1 {
 		return ""
 	}
@@ -131,6 +190,13 @@ func PanelStatus(s *model.Step, index, total, width int) string {
 	}
 	if exit != "" {
 		parts = append(parts, struct{ text, sgr string }{exit, styles.ParamRed})
+	}
+	if at.Of > 0 && (at.From > 1 || at.To < at.Of || at.More) {
+		of := strconv.Itoa(at.Of)
+		if at.More {
+			of += "+"
+		}
+		parts = append(parts, struct{ text, sgr string }{"lines " + strconv.Itoa(at.From) + "–" + strconv.Itoa(at.To) + " of " + of, styles.ParamDim})
 	}
 	for i, p := range parts {
 		if i > 0 {

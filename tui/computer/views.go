@@ -35,7 +35,7 @@ const (
 // (colours kept). Without a command in the arguments or the location, the
 // agent's title stands in: as the command when it is one code span
 // ("`go test`", as agents title a shell call), else as a heading.
-func executeView(s *model.Step, a stepArgs, width, height int) []string {
+func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []string {
 	cmd := a.str("command", "cmd", "script")
 	if cmd == "" {
 		cmd = s.Location
@@ -62,7 +62,11 @@ func executeView(s *model.Step, a stepArgs, width, height int) []string {
 		lines = append(lines, render.Styled(oneLine(heading), styles.Bold, width))
 	}
 	if rest := height - len(lines); rest > 0 {
-		if out := render.TerminalLines(s.Result, width, rest); len(out) > 0 {
+		terminal := render.TerminalLines
+		if whole {
+			terminal = render.TerminalHead
+		}
+		if out := terminal(s.Result, width, rest); len(out) > 0 {
 			lines = append(lines, out...)
 		} else if s.Status.Done() {
 			lines = append(lines, render.Styled("no output", styles.Faint, width))
@@ -244,7 +248,7 @@ func searchLine(line string, re *regexp.Regexp, width int) string {
 
 // fetchView is the URL line, the page's screenshot in up to half the
 // height, then the page text wrapped.
-func fetchView(s *model.Step, a stepArgs, img image.Image, width, height int) []string {
+func fetchView(s *model.Step, a stepArgs, img image.Image, width, height, limit int) []string {
 	url := s.Location
 	if url == "" {
 		url = a.str("url", "uri", "href")
@@ -265,8 +269,8 @@ func fetchView(s *model.Step, a stepArgs, img image.Image, width, height int) []
 			}
 		}
 	}
-	if text != "" && len(lines) < height {
-		box := render.NewLineBox(width, height-len(lines))
+	if text != "" && len(lines) < limit {
+		box := render.NewLineBox(width, limit-len(lines))
 		box.AddText(text, 0)
 		lines = append(lines, box.Done()...)
 	}

@@ -31,6 +31,17 @@ const (
 // across the hidden middle), so a coloured block that spans lines keeps its
 // colour although every shown line ends with a reset.
 func TerminalLines(output string, width, height int) []string {
+	return terminalLines(output, width, height, false)
+}
+
+// TerminalHead lays out a command's output as TerminalLines does, but for
+// a view that scrolls: the first height lines, the last of them "… N more
+// lines" when the output has more, rather than its head and its tail.
+func TerminalHead(output string, width, height int) []string {
+	return terminalLines(output, width, height, true)
+}
+
+func terminalLines(output string, width, height int, headOnly bool) []string {
 	if width < 1 || height < 1 {
 		return nil
 	}
@@ -45,12 +56,18 @@ func TerminalLines(output string, width, height int) []string {
 	head, tail, hidden := len(lines), 0, 0
 	if len(lines) > height {
 		head = (height - 1) / 2
+		if headOnly {
+			head = height - 1
+		}
 		tail = height - 1 - head
 		hidden = len(lines) - head - tail
 	}
 	out := make([]string, 0, min(len(lines), height))
 	var carry sgrState
 	for i, raw := range lines {
+		if i == head && hidden > 0 && headOnly {
+			return append(out, MoreLine(hidden, width))
+		}
 		if i == head && hidden > 0 {
 			out = append(out, hiddenMarker(hidden, width))
 		}
