@@ -16,25 +16,58 @@ import (
 // peerTextRunes is how much of an endpoint's answer an error quotes.
 const peerTextRunes = 300
 
-// RedactURL returns raw with the secret part of its user information
-// replaced by "xxxxx": the password of "user:password@", or the whole of a
-// user name alone (often a token, as in https://TOKEN@host/). Text that is
-// not a URL with user information is returned as it is.
+// RedactURL returns raw with its secrets replaced by "xxxxx": the password
+// of "user:password@", the whole of a user name alone (often a token, as in
+// https://TOKEN@host/), and the value of a query parameter whose name says
+// it holds one (api_key, token, access_token, key, secret, password, sig,
+// auth…). Text that is not a URL is returned as it is.
 func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
 		if i := strings.Index(raw, "@"); i >= 0 && strings.Contains(raw[:i], "://") {
 			// Not parsed, but it has something before an @: drop it.
 			return raw[:strings.Index(raw, "://")+3] + "xxxxx" + raw[i:]
 		}
 		return raw
 	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	} else {
-		u.User = url.User("xxxxx")
+	changed := false
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		} else {
+			u.User = url.User("xxxxx")
+		}
+		changed = true
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, p := range parts {
+			name, _, has := strings.Cut(p, "=")
+			if has && secretParam(name) {
+				parts[i], changed = name+"=xxxxx", true
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if !changed {
+		return raw
 	}
 	return u.String()
+}
+
+// secretParam reports whether a query parameter's name says its value is
+// a secret.
+func secretParam(name string) bool {
+	if n, err := url.QueryUnescape(name); err == nil {
+		name = n
+	}
+	n := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(name))
+	for _, s := range []string{"key", "token", "secret", "password", "passwd", "pwd", "auth", "sig", "signature", "credential", "session"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // peerText returns text an endpoint sent (an error page, a reason phrase)

@@ -13,6 +13,9 @@ func TestRedactURL(t *testing.T) {
 		{"http://example.com/run", "http://example.com/run"},
 		{"http://u:PW@[::1", "http://xxxxx@[::1"}, // unparsable: all of it goes
 		{"not a url", "not a url"},
+		{"https://h/run?api_key=TOKEN&page=2", "https://h/run?api_key=xxxxx&page=2"},
+		{"https://h/run?page=2&X-Amz-Signature=TOKEN&access_token=TOKEN", "https://h/run?page=2&X-Amz-Signature=xxxxx&access_token=xxxxx"},
+		{"https://u:PW@h/?token=TOKEN", "https://u:xxxxx@h/?token=xxxxx"},
 		{"", ""},
 	} {
 		got := RedactURL(tc.in)
