@@ -48,6 +48,10 @@ type reduceState struct {
 	runCalls map[string]struct{}
 	// spot is where the last tool result went (see resultAt).
 	spot resultSpot
+	// searched counts the entries searches look at (messages, a message's
+	// calls), so that tests can hold it to a constant per event as logs
+	// grow (linear_internal_test.go): searches made the fold quadratic.
+	searched int
 	// twice is set when Messages may hold one message twice (a messages
 	// snapshot can make two local messages with one id the same message);
 	// index then searches from the start, as the reference does.
@@ -134,6 +138,7 @@ func (r *reduceState) indexCalls(m *agui.Message) {
 	if r.callAt == nil {
 		r.callAt = make(map[string]int, len(m.ToolCalls))
 	}
+	r.searched += len(m.ToolCalls)
 	for i := len(m.ToolCalls) - 1; i >= 0; i-- { // the first of a repeated id wins
 		if id := m.ToolCalls[i].ID; r.toolOwner.get(id) == m {
 			r.callAt[id] = i
@@ -147,9 +152,12 @@ func (r *reduceState) indexCalls(m *agui.Message) {
 // there twice.
 func (r *reduceState) index(m *agui.Message) int {
 	if r.twice {
-		return slices.Index(r.Messages, m)
+		i := slices.Index(r.Messages, m)
+		r.searched += i + 1
+		return i
 	}
 	for i := len(r.Messages) - 1; i >= 0; i-- {
+		r.searched++
 		if r.Messages[i] == m {
 			return i
 		}
@@ -272,6 +280,7 @@ func (r *reduceState) callOf(m *agui.Message, id string) *agui.ToolCall {
 	if o, tc := r.findToolCall(id); o == m && tc != nil {
 		return tc
 	}
+	r.searched += len(m.ToolCalls)
 	return &m.ToolCalls[slices.IndexFunc(m.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == id })]
 }
 
@@ -469,6 +478,7 @@ func (r *reduceState) assistantWith(id string) *agui.Message {
 	}
 	// The first message holding the call is not an assistant's: rare
 	// enough to search.
+	r.searched += len(r.Messages)
 	i := slices.IndexFunc(r.Messages, func(x *agui.Message) bool {
 		return x.Role == agui.RoleAssistant && slices.ContainsFunc(x.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == id })
 	})
@@ -505,6 +515,7 @@ func (r *reduceState) resultAt(owner *agui.Message) (at, ownerAt int) {
 		at = ownerAt + 1
 	}
 	for at < n && r.Messages[at].Role == agui.RoleTool {
+		r.searched++
 		at++
 	}
 	return at, ownerAt

@@ -50,17 +50,16 @@ type verifyState struct {
 	Steps     []stepOwner     `json:"steps,omitempty"`
 	Subagents []string        `json:"subagents,omitempty"`
 	Closed    map[string]bool `json:"closed,omitempty"`
+
+	// open answers which ids the lists above hold (verify_open.go);
+	// searched counts the entries closing one looked at, as
+	// reduceState.searched does.
+	open     *openSets
+	searched int
 }
 
 func (v *verifyState) resetRun() {
-	*v = verifyState{FirstSeen: true, RunStarted: true}
-}
-
-func remove(s []string, id string) []string {
-	if i := slices.Index(s, id); i >= 0 {
-		return slices.Delete(s, i, i+1)
-	}
-	return s
+	*v = verifyState{FirstSeen: true, RunStarted: true, searched: v.searched}
 }
 
 type violation struct {
@@ -133,14 +132,14 @@ func (v *verifyState) check(ev agui.Event) *violation {
 	switch e := ev.(type) {
 	case *agui.TextMessageStart:
 		id := e.MessageID
-		if slices.Contains(v.Messages, id) {
+		if v.isOpen(&v.Messages, id) {
 			return fail(RuleTextOpen, "Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '%s' is already in progress. Complete it with 'TEXT_MESSAGE_END' first.", id)
 		}
 		owner, known := v.MessageOwners.get(id)
 		if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
 			return bad
 		}
-		v.Messages = append(v.Messages, id)
+		v.opened(&v.Messages, id)
 		if !known {
 			v.MessageOwners.set(id, tagFrom(evTag))
 		}
@@ -150,7 +149,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		return v.continueText(typ, e.MessageID, evTag, true)
 	case *agui.ToolCallStart:
 		id := e.ToolCallID
-		if slices.Contains(v.Tools, id) {
+		if v.isOpen(&v.Tools, id) {
 			return fail(RuleToolCall, "Cannot send 'TOOL_CALL_START' event: A tool call with ID '%s' is already in progress. Complete it with 'TOOL_CALL_END' first.", id)
 		}
 		var inherited tag
@@ -172,7 +171,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 				return fail(RuleOwnership, "Cannot send 'TOOL_CALL_START': tool call '%s' is owned by '%s' but its parent message '%s' is owned by '%s'. A tool call belongs to the message that carries it.", id, existing.name(), e.ParentMessageID, inherited.name())
 			}
 		}
-		v.Tools = append(v.Tools, id)
+		v.opened(&v.Tools, id)
 		if !known {
 			t := inherited
 			if evTag.IsSet() {
@@ -213,7 +212,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 			}
 			return fail(RuleStepNotStarted, "Cannot send 'STEP_FINISHED' for step \"%s\" that was not started", e.StepName)
 		}
-		so.Names = remove(so.Names, e.StepName)
+		so.Names, _ = remove(so.Names, e.StepName)
 	case *agui.ActivitySnapshot:
 		_, known := v.ActivityOwners.get(e.MessageID)
 		if !known || e.Replace == nil || *e.Replace {
@@ -260,16 +259,16 @@ func (v *verifyState) check(ev agui.Event) *violation {
 			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED' without a 'name'.")
 		}
 		id := evTag.Value
-		if slices.Contains(v.Subagents, id) {
+		if v.isOpen(&v.Subagents, id) {
 			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': subagent '%s' is already active. Finish it with 'SUBAGENT_FINISHED' first.", id)
 		}
 		if v.Closed[id] {
 			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': subagent '%s' has already finished in this run. Subagent IDs are per-invocation and cannot be reused.", id)
 		}
-		if p := e.ParentSubagentRunID; p.IsSet() && !slices.Contains(v.Subagents, p.Value) && !v.Closed[p.Value] {
+		if p := e.ParentSubagentRunID; p.IsSet() && !v.isOpen(&v.Subagents, p.Value) && !v.Closed[p.Value] {
 			return fail(RuleSubagent, "Cannot send 'SUBAGENT_STARTED': parentSubagentRunId '%s' has not been started in this run.", p.Value)
 		}
-		v.Subagents = append(v.Subagents, id)
+		v.opened(&v.Subagents, id)
 	case *agui.SubagentFinished, *agui.SubagentError:
 		if !evTag.IsSet() {
 			return fail(RuleSubagent, "Cannot send '%s' without a 'subagentRunId'.", typ)
@@ -278,10 +277,10 @@ func (v *verifyState) check(ev agui.Event) *violation {
 			return fail(RuleSubagent, "Cannot send 'SUBAGENT_ERROR' without a 'message'.")
 		}
 		id := evTag.Value
-		if !slices.Contains(v.Subagents, id) {
+		if !v.isOpen(&v.Subagents, id) {
 			return fail(RuleSubagent, "Cannot send '%s': no active subagent found with ID '%s'. A 'SUBAGENT_STARTED' event must be sent first.", typ, id)
 		}
-		v.Subagents = remove(v.Subagents, id)
+		v.closed(&v.Subagents, id)
 		if v.Closed == nil {
 			v.Closed = map[string]bool{}
 		}
@@ -326,7 +325,7 @@ func (v *verifyState) stepsFor(owner tag) *stepOwner {
 }
 
 func (v *verifyState) continueText(typ, id string, evTag agui.OptString, end bool) *violation {
-	if !slices.Contains(v.Messages, id) {
+	if !v.isOpen(&v.Messages, id) {
 		if end {
 			return fail(RuleTextNotOpen, "Cannot send 'TEXT_MESSAGE_END' event: No active text message found with ID '%s'. A 'TEXT_MESSAGE_START' event must be sent first.", id)
 		}
@@ -337,13 +336,13 @@ func (v *verifyState) continueText(typ, id string, evTag agui.OptString, end boo
 		return bad
 	}
 	if end {
-		v.Messages = remove(v.Messages, id)
+		v.closed(&v.Messages, id)
 	}
 	return nil
 }
 
 func (v *verifyState) continueTool(typ, id string, evTag agui.OptString, end bool) *violation {
-	if !slices.Contains(v.Tools, id) {
+	if !v.isOpen(&v.Tools, id) {
 		if end {
 			return fail(RuleToolCall, "Cannot send 'TOOL_CALL_END' event: No active tool call found with ID '%s'. A 'TOOL_CALL_START' event must be sent first.", id)
 		}
@@ -354,7 +353,7 @@ func (v *verifyState) continueTool(typ, id string, evTag agui.OptString, end boo
 		return bad
 	}
 	if end {
-		v.Tools = remove(v.Tools, id)
+		v.closed(&v.Tools, id)
 	}
 	return nil
 }
@@ -364,7 +363,7 @@ func (v *verifyState) openReasoning(typ, id string, evTag agui.OptString, span b
 	if span {
 		open = &v.Spans
 	}
-	if slices.Contains(*open, id) {
+	if v.isOpen(open, id) {
 		if span {
 			return fail(RuleReasoning, "Cannot send 'REASONING_START' event: A reasoning span with ID '%s' is already in progress. Complete it with 'REASONING_END' first.", id)
 		}
@@ -374,7 +373,7 @@ func (v *verifyState) openReasoning(typ, id string, evTag agui.OptString, span b
 	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
 		return bad
 	}
-	*open = append(*open, id)
+	v.opened(open, id)
 	if !known {
 		v.ReasoningOwners.set(id, tagFrom(evTag))
 	}
@@ -386,7 +385,7 @@ func (v *verifyState) continueReasoning(typ, id string, evTag agui.OptString, sp
 	if span {
 		open = &v.Spans
 	}
-	if !slices.Contains(*open, id) {
+	if !v.isOpen(open, id) {
 		if span {
 			return fail(RuleReasoning, "Cannot send 'REASONING_END' event: No active reasoning span found with ID '%s'. A 'REASONING_START' event must be sent first.", id)
 		}
@@ -397,7 +396,7 @@ func (v *verifyState) continueReasoning(typ, id string, evTag agui.OptString, sp
 		return bad
 	}
 	if end {
-		*open = remove(*open, id)
+		v.closed(open, id)
 	}
 	return nil
 }
