@@ -110,3 +110,40 @@ func foldAsCLI(tb testing.TB, recs []model.Record) *fold.Fold {
 	}
 	return f
 }
+
+// openCallRecords is n tool calls of one message all open at once: every
+// start, then every call's arguments, then every end and every result.
+func openCallRecords(tb testing.TB, n int) []model.Record {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` + "\n")
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_START","toolCallId":"c%d","toolCallName":"read","parentMessageId":"m1"}`+"\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_ARGS","toolCallId":"c%d","delta":"{\"path\":\"f%d\"}"}`+"\n", i, i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_END","toolCallId":"c%d"}`+"\n", i)
+	}
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_RESULT","messageId":"r%d","toolCallId":"c%d","content":"%d"}`+"\n", i, i, i)
+	}
+	b.WriteString(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}` + "\n")
+	return readRecords(tb, strings.NewReader(b.String()))
+}
+
+// deltaRecords is one message whose content streams in n deltas, of the
+// given kind: TEXT_MESSAGE or REASONING_MESSAGE.
+func deltaRecords(tb testing.TB, kind string, n int) []model.Record {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` + "\n")
+	fmt.Fprintf(&b, `{"type":"%s_START","messageId":"m1"}`+"\n", kind)
+	for range n {
+		fmt.Fprintf(&b, `{"type":"%s_CONTENT","messageId":"m1","delta":"tok "}`+"\n", kind)
+	}
+	fmt.Fprintf(&b, `{"type":"%s_END","messageId":"m1"}`+"\n", kind)
+	b.WriteString(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}` + "\n")
+	return readRecords(tb, strings.NewReader(b.String()))
+}
