@@ -2,6 +2,7 @@ package otlp
 
 import (
 	"context"
+	"io"
 
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/plog/plogotlp"
@@ -11,9 +12,15 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	_ "google.golang.org/grpc/encoding/gzip" // exporters may compress
+	"google.golang.org/grpc/grpclog"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 )
+
+// gRPC's own log writes errors to standard error by default, which would
+// be behind the screen; it is set once, before any gRPC code runs, as its
+// documentation asks.
+func init() { grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io.Discard)) }
 
 // grpcServer serves OTLP/gRPC with the Collector's pdata registrations.
 func (r *Receiver) grpcServer() *grpc.Server {

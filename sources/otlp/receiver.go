@@ -5,6 +5,8 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"strings"
@@ -139,7 +141,9 @@ func (r *Receiver) Arrivals() <-chan Arrival { return r.arrivals }
 // Serve serves until Close.
 func (r *Receiver) Serve() {
 	if r.httpLn != nil {
-		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
+		// The server's own error log would write behind the screen.
+		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
