@@ -96,3 +96,35 @@ func TestReadBadLines(t *testing.T) {
 		t.Fatalf("%d steps from the good line, want 1", steps)
 	}
 }
+
+// The threads' laws hold for records that name their threads: folding the
+// first k records, checkpointing, restoring and folding the rest gives
+// what folding all at once gives, at every k.
+func TestCollectorFileCheckpoints(t *testing.T) {
+	b, _ := os.ReadFile(fleet)
+	f, whole := readFile(t, b)
+	want := summaries(t, whole)
+	for k := 0; k <= len(f.Records); k++ {
+		ts := fold.NewThreads(fold.Options{})
+		ts.Apply("f", f.Records[:k]...)
+		restored := fold.ThreadsFromCheckpoint(ts.Checkpoint(), fold.Options{})
+		ts.Apply("f", f.Records[k:]...) // folding on must not change the checkpoint
+		restored.Apply("f", f.Records[k:]...)
+		if got := summaries(t, restored); got != want {
+			t.Fatalf("split at %d:\n%s\nwant\n%s", k, got, want)
+		}
+	}
+}
+
+func summaries(t *testing.T, ts *fold.Threads) string {
+	t.Helper()
+	var out []string
+	for _, th := range ts.List() {
+		b, err := json.Marshal(th.Fold.Summary())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, th.ID+" "+string(b))
+	}
+	return strings.Join(out, "\n")
+}
