@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/internal/hostile"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -162,6 +163,9 @@ func FuzzFold(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Add([]byte(fuzzDeepLog()))
+	for _, log := range fuzzHostileLogs(f) {
+		f.Add(log)
+	}
 	for _, log := range fuzzSampleLogs() {
 		f.Add(log)
 	}
@@ -485,6 +489,49 @@ func fuzzDeepLog() string {
 {"type":"CUSTOM","name":"deep","value":` + deep + `,"metadata":{"m":` + deep + `}}
 {"type":"ACTIVITY_SNAPSHOT","messageId":"a","activityType":"x","content":{"d":` + deep + `}}
 {"type":"RUN_FINISHED","threadId":"t","runId":"r","result":` + deep + `}`
+}
+
+// fuzzHostileLogs are small versions of the inputs that once made the fold
+// quadratic (hostile_bench_test.go): streamed arguments, many tool calls,
+// many state patches, state as deep as the fold keeps and deeper.
+func fuzzHostileLogs(f *testing.F) [][]byte {
+	var out [][]byte
+	for _, k := range []struct {
+		kind string
+		n    int
+	}{{"arg-deltas", 300}, {"tool-calls", 60}, {"state-deltas", 300}, {"message", 3000}} {
+		var b bytes.Buffer
+		if err := hostile.Write(&b, k.kind, k.n); err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, b.Bytes())
+	}
+	deep := func(levels int) string { return strings.Repeat(`{"a":`, levels) + "0" + strings.Repeat("}", levels) }
+	var b strings.Builder
+	b.WriteString(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_START","toolCallId":"c%d","toolCallName":"read","parentMessageId":"m"}`+"\n", i)
+	}
+	for i := range 60 {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_ARGS","toolCallId":"c%d","delta":"{}"}`+"\n", i)
+	}
+	for i := range 30 { // the newest and the oldest of the open calls, in turn
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_END","toolCallId":"c%d"}`+"\n", 59-i)
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_END","toolCallId":"c%d"}`+"\n", i)
+	}
+	for i := range 60 {
+		fmt.Fprintf(&b, `{"type":"TOOL_CALL_RESULT","messageId":"r%d","toolCallId":"c%d","content":"ok"}`+"\n", i, i)
+	}
+	// State a few levels short of the limit, patched past it and back.
+	fmt.Fprintf(&b, `{"type":"STATE_SNAPSHOT","snapshot":%s}`+"\n", deep(agui.MaxDepth-4))
+	path := strings.Repeat("/a", agui.MaxDepth-4)
+	for i := range 6 {
+		fmt.Fprintf(&b, `{"type":"STATE_DELTA","delta":[{"op":"replace","path":"%s","value":%s}]}`+"\n", path, deep(i))
+	}
+	fmt.Fprintf(&b, `{"type":"STATE_DELTA","delta":[{"op":"copy","from":"/a","path":"%s"}]}`+"\n", path)
+	fmt.Fprintf(&b, `{"type":"STATE_SNAPSHOT","snapshot":%s}`+"\n", deep(agui.MaxDepth))
+	b.WriteString(`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` + "\n")
+	return append(out, []byte(b.String()))
 }
 
 // fuzzSampleLogs returns the peer samples as JSON lines, one log per sample (and
