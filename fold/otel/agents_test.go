@@ -209,3 +209,18 @@ func TestClaudeCodeSpans(t *testing.T) {
 		t.Fatalf("messages %+v", m)
 	}
 }
+
+// Text that is not valid UTF-8 (protobuf strings are not checked) is
+// mended, not a reason to fail.
+func TestInvalidUTF8(t *testing.T) {
+	ld := logs(ccResource, ccEvent(0, "user_prompt", "prompt", "bad \xff\xfe text", "session.id", "s\xff"),
+		ccEvent(10, "tool_result", "tool_name", "Bash\xff", "success", "true", "tool_use_id", "t\xff1"))
+	ts := foldAll(t, translate(otel.Options{}, nil, []plog.Logs{ld}))
+	th := ts.List()[0]
+	if m := items(th, model.ItemMessage); len(m) != 1 || m[0].Text != "bad \uFFFD text" {
+		t.Fatalf("messages %+v", m)
+	}
+	if s := th.Fold.Steps(); len(s) != 1 || s[0].ToolName != "Bash\uFFFD" {
+		t.Fatalf("steps %+v", s)
+	}
+}

@@ -1,6 +1,7 @@
 package otel
 
 import (
+	"strings"
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
@@ -19,12 +20,31 @@ func (t *Translator) emit(th *threadState, at time.Time, ev map[string]any) {
 			r.last = at
 		}
 	}
-	raw, err := agui.MarshalValue(ev)
+	raw, err := agui.MarshalValue(validUTF8(ev))
 	if err != nil {
-		// Only strings, numbers and maps of them are put in events.
+		// Only valid strings, numbers and maps and lists of them are put
+		// in events.
 		panic("otel: encode event: " + err.Error())
 	}
 	t.seq++
 	rec := model.Record{Seq: t.seq, At: at, Proto: model.ProtoAGUI, Raw: raw, Event: agui.Decode(raw), Thread: th.id}
 	t.out = append(t.out, rec)
+}
+
+// validUTF8 replaces invalid UTF-8 in the strings of v (telemetry decoded
+// from protobuf is not checked), so that every event encodes.
+func validUTF8(v any) any {
+	switch x := v.(type) {
+	case string:
+		return strings.ToValidUTF8(x, "\uFFFD")
+	case map[string]any:
+		for k, e := range x {
+			x[k] = validUTF8(e)
+		}
+	case []map[string]any:
+		for _, e := range x {
+			validUTF8(e)
+		}
+	}
+	return v
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/plog"
@@ -195,7 +196,9 @@ type callState struct {
 }
 
 func (t *Translator) thread(p place) *threadState {
-	id := p.id()
+	// Mended as the events' text is (emit.go), so the records' thread and
+	// their runs' threadId stay the same.
+	id := strings.ToValidUTF8(p.id(), "\uFFFD")
 	th := t.threads[id]
 	if th == nil {
 		th = &threadState{id: id, done: map[string]int{}, calls: newBounded[*callState](maxThreadCall), waiting: map[string][]string{}}
