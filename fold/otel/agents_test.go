@@ -214,7 +214,7 @@ func TestClaudeCodeSpans(t *testing.T) {
 // mended, not a reason to fail.
 func TestInvalidUTF8(t *testing.T) {
 	ld := logs(ccResource, ccEvent(0, "user_prompt", "prompt", "bad \xff\xfe text", "session.id", "s\xff"),
-		ccEvent(10, "tool_result", "tool_name", "Bash\xff", "success", "true", "tool_use_id", "t\xff1"))
+		ccEvent(10, "tool_result", "tool_name", "Bash\xff", "success", "true", "tool_use_id", "t\xff1", "session.id", "s\xff"))
 	ts := foldAll(t, translate(otel.Options{}, nil, []plog.Logs{ld}))
 	th := ts.List()[0]
 	if m := items(th, model.ItemMessage); len(m) != 1 || m[0].Text != "bad \uFFFD text" {
