@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/search"
 )
 
 // Options are the choices the viewing and headless commands share, and
@@ -18,6 +19,9 @@ type Options struct {
 	ToolKinds string
 	// Layout is the screen layout: tui.LayoutAuto, LayoutSide or LayoutSheet.
 	Layout string
+	// Filter shows only the steps it names on the screen (--filter:
+	// "failed", "execute,edit", "text:WORDS"), as the f key does.
+	Filter string
 	// Plain prints one line per change instead of the screen.
 	Plain bool
 	// Record is a file to keep what arrives in ("" for none); Append adds
@@ -48,8 +52,12 @@ func (o *Options) FoldOptions() (fold.Options, error) {
 	return fo, nil
 }
 
-// CheckLayout refuses a --layout the screen does not know.
+// CheckLayout refuses a --layout the screen does not know, and a --filter
+// it cannot read.
 func (o *Options) CheckLayout() error {
+	if _, err := search.ParseFilter(o.Filter); err != nil {
+		return BadInput(fmt.Errorf("--%w", err))
+	}
 	switch o.Layout {
 	case "", tui.LayoutAuto, tui.LayoutSide, tui.LayoutSheet:
 		return nil

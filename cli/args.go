@@ -33,6 +33,11 @@ func layoutFlag(cmd *cobra.Command, opts *app.Options) {
 	cmd.Flags().StringVar(&opts.Layout, "layout", "auto", "screen layout: auto (side pane from 120 columns), side or sheet")
 }
 
+// filterFlag adds --filter.
+func filterFlag(cmd *cobra.Command, opts *app.Options) {
+	cmd.Flags().StringVar(&opts.Filter, "filter", "", "show only these steps on the screen: categories (execute,edit), statuses (failed, running) or text:WORDS, as the f key does")
+}
+
 // plainFlag adds --plain.
 func plainFlag(cmd *cobra.Command, opts *app.Options, usage string) {
 	cmd.Flags().BoolVar(&opts.Plain, "plain", false, usage)
@@ -49,6 +54,7 @@ func liveFlags(cmd *cobra.Command, opts *app.Options) {
 	recordFlags(cmd, opts)
 	plainFlag(cmd, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	layoutFlag(cmd, opts)
+	filterFlag(cmd, opts)
 }
 
 // identify is app.Identify for a command's FILE argument.

@@ -53,6 +53,7 @@ scripts and CI.`,
 	root.SetErr(opts.Stderr)
 	root.PersistentFlags().StringVar(&opts.ToolKinds, "tool-kinds", "", "JSON file mapping tool names to a category (and a JSON pointer into the arguments for the location)")
 	layoutFlag(root, opts)
+	filterFlag(root, opts)
 	plainFlag(root, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	recordFlags(root, opts)
 	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")

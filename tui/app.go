@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/transcript"
 )
 
@@ -41,6 +42,10 @@ type AppOptions struct {
 	Title string
 	// Now is the clock for live marks (time.Now when nil).
 	Now func() time.Time
+	// Filter shows only the steps it names, as the f key does: "failed",
+	// "execute,edit", "text:WORDS" (search.ParseFilter; one it cannot
+	// read is ignored, so callers check it first).
+	Filter string
 	// ReadBack reads a step whose content the screen shed back from its
 	// source's file: the step of that index in that thread of that source
 	// (nil when the source is not a file, so shed content is gone).
@@ -113,6 +118,13 @@ type App struct {
 	showRuns  bool
 	runCursor int
 
+	// filter hides steps (app_filter.go); search finds text and holds the
+	// input line (app_search.go); note is a word about the last key
+	// ("no failed step", "search wrapped"), shown until the next one.
+	filter stepFilter
+	search searchState
+	note   string
+
 	// heard is when the live source last sent records (app_quiet.go).
 	heard time.Time
 	// progress is how far each file source has been read (app_progress.go).
@@ -153,6 +165,11 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 		transcript: transcript.New(),
 		selected:   -1,
 		following:  true,
+	}
+	a.search.cur = -1
+	if f, err := search.ParseFilter(opts.Filter); err == nil && f.Active() {
+		a.filter.spec = f
+		a.transcript.SetStepFilter(a.shown)
 	}
 	a.refresh()
 	return a
@@ -266,6 +283,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.refreshList()
 		}
 		return a, nil
+	case searchTickMsg:
+		a.onSearchTick(msg)
+		return a, nil
 	case playTickMsg:
 		return a, a.playTick(msg)
 	case replayTickMsg:
@@ -307,232 +327,4 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, cmd
 	}
 	return a, nil
-}
-
-// runStep selects the first step of the run dir runs before (-1) or after
-// (+1) the selected step's, in the order the runs started; runs without a
-// step are passed over.
-func (a *App) runStep(dir int) {
-	steps := a.fold.Steps()
-	if len(steps) == 0 {
-		return
-	}
-	first := map[string]int{}
-	for i, s := range steps {
-		if _, ok := first[s.RunID]; !ok {
-			first[s.RunID] = i
-		}
-	}
-	runs := a.fold.Runs()
-	cur := -1
-	if s := a.step(); s != nil {
-		for i, r := range runs {
-			if r.RunID == s.RunID {
-				cur = i
-				break
-			}
-		}
-	}
-	if cur < 0 && dir < 0 {
-		cur = len(runs)
-	}
-	for i := cur + dir; i >= 0 && i < len(runs); i += dir {
-		if j, ok := first[runs[i].RunID]; ok {
-			a.stopPlay()
-			a.selectStep(j)
-			return
-		}
-	}
-}
-
-// openAtTranscript opens the row under the transcript's cursor: a tool
-// call or a computer card selects its step and shows the computer, a
-// collapsed thought unfolds (and folds again). With the panel focused it
-// only shows the computer.
-func (a *App) openAtTranscript() {
-	if a.focus != focusTranscript {
-		a.hidePanel = false
-		return
-	}
-	if step, ok := a.transcript.CursorStep(); ok && step < len(a.fold.Steps()) {
-		a.hidePanel = false
-		if step != a.selected {
-			a.stopPlay()
-			a.selectStep(step)
-		}
-		return
-	}
-	if seq, ok := a.transcript.CursorItem(); ok {
-		if it := a.itemBySeq(seq); it != nil && it.Kind == model.ItemReasoning {
-			a.transcript.ToggleExpanded(seq)
-			return
-		}
-	}
-	a.hidePanel = false
-}
-
-// moveCursor moves the transcript's cursor rows rows and selects the step
-// under it.
-func (a *App) moveCursor(rows int) {
-	a.transcript.MoveCursor(rows)
-	a.selectAtCursor()
-}
-
-// selectAtCursor selects the step under the transcript's cursor, when
-// there is one, as choosing it by hand does; the transcript stays where
-// the cursor put it.
-func (a *App) selectAtCursor() {
-	if a.mode == modeReplay {
-		return // the player chooses what is selected: Enter seeks to a row
-	}
-	step, ok := a.transcript.CursorStep()
-	if !ok || step == a.selected || step >= len(a.fold.Steps()) {
-		return
-	}
-	a.stopPlay()
-	a.selected = step
-	a.following = false
-	a.transcript.SetMark(step)
-}
-
-// refresh hands the fold's items to the transcript and, when following,
-// selects the newest step.
-func (a *App) refresh() {
-	steps := a.fold.Steps()
-	a.transcript.SetItems(a.fold.Items(), steps)
-	a.transcript.SetRuns(a.fold.Runs())
-	switch {
-	case len(steps) == 0:
-		a.selected = -1
-	case a.following || a.selected < 0:
-		a.selected = len(steps) - 1
-	case a.selected >= len(steps):
-		a.selected = len(steps) - 1
-	}
-}
-
-// live reports whether the panel shows ● LIVE: the newest step is
-// selected, records can still arrive, and a run is open (or the source
-// has no runs to tell by).
-func (a *App) live() bool { return a.following && !a.done && a.runOpen() }
-
-// watching reports whether the newest step is selected and records can
-// still arrive while every run has finished: a followed file whose agent
-// is done says it watches for more, not that it is live.
-func (a *App) watching() bool { return a.following && !a.done && !a.runOpen() }
-
-// runOpen reports whether a run of the thread on screen is still open. A
-// live agent session and a replay count as open; so does a source that has
-// no runs at all, as nothing says it ended.
-func (a *App) runOpen() bool {
-	if a.mode == modeSession || a.mode == modeReplay {
-		return true
-	}
-	runs := a.fold.Runs()
-	if len(runs) == 0 {
-		return true
-	}
-	for i := len(runs) - 1; i >= 0; i-- {
-		if !runs[i].Status.Done() {
-			return true
-		}
-	}
-	return false
-}
-
-// selectStep selects step i (clamped) and stops following, as choosing any
-// step by hand does; the transcript scrolls to the step's row and marks it.
-func (a *App) selectStep(i int) {
-	n := len(a.fold.Steps())
-	if n == 0 {
-		return
-	}
-	a.selected = max(0, min(i, n-1))
-	a.following = false
-	a.transcript.ShowStep(a.selected)
-}
-
-// backToLive selects the newest step and follows new ones; the transcript
-// follows its bottom again. A source that has ended has no live to go back
-// to: its last step is selected and shown.
-func (a *App) backToLive() {
-	a.following = true
-	a.stopPlay()
-	n := len(a.fold.Steps())
-	if n > 0 {
-		a.selected = n - 1
-	}
-	if a.done && n > 0 {
-		a.transcript.ShowStep(a.selected)
-		return
-	}
-	a.transcript.FollowBottom()
-}
-
-// togglePlay starts or pauses play. Starting on the last step starts over
-// from the first.
-func (a *App) togglePlay() tea.Cmd {
-	if a.playing {
-		a.stopPlay()
-		return nil
-	}
-	n := len(a.fold.Steps())
-	if n == 0 {
-		return nil
-	}
-	if a.selected >= n-1 {
-		a.selectStep(0)
-	} else {
-		a.selectStep(a.selected)
-	}
-	a.playing = true
-	a.playGen++
-	return a.tick()
-}
-
-func (a *App) stopPlay() {
-	a.playing = false
-	a.playGen++
-}
-
-func (a *App) tick() tea.Cmd {
-	gen := a.playGen
-	return tea.Tick(playInterval, func(time.Time) tea.Msg { return playTickMsg{gen} })
-}
-
-// playTick moves play one step on, stopping at the last step.
-func (a *App) playTick(msg playTickMsg) tea.Cmd {
-	if !a.playing || msg.gen != a.playGen {
-		return nil
-	}
-	n := len(a.fold.Steps())
-	if a.selected < n-1 {
-		a.selected++
-		a.transcript.ShowStep(a.selected)
-	}
-	if a.selected >= n-1 {
-		a.stopPlay()
-		return nil
-	}
-	return a.tick()
-}
-
-// plan returns the agent's newest plan item, or nil.
-func (a *App) plan() *model.Item {
-	items := a.fold.Items()
-	for i := len(items) - 1; i >= 0; i-- {
-		if items[i].Kind == model.ItemPlan {
-			return items[i]
-		}
-	}
-	return nil
-}
-
-// step returns the selected step, or nil.
-func (a *App) step() *model.Step {
-	steps := a.fold.Steps()
-	if a.selected < 0 || a.selected >= len(steps) {
-		return nil
-	}
-	return steps[a.selected]
 }

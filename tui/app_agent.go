@@ -205,11 +205,7 @@ func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	if a.focus != focusPrompt {
 		switch key {
-		case "i", "/":
-			if key == "/" {
-				g.input.SetValue("/")
-				g.input.CursorEnd()
-			}
+		case "i":
 			return a.setFocus(focusPrompt), true
 		case "esc":
 			if g.busy {

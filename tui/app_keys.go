@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/search"
 )
 
 // wheelRows is how far one wheel notch scrolls the transcript.
@@ -23,10 +24,19 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	a.note = ""
+	if a.search.asking != inputNone {
+		return a.inputKey(k)
+	}
 	if a.mode == modeSession {
 		if cmd, ok := a.agentKey(k); ok {
 			return cmd
 		}
+	}
+	if k.String() == "esc" && (a.searching() || a.filtering()) && a.screen() == screenThread {
+		a.clearSearch()
+		a.setFilter(search.Filter{})
+		return nil
 	}
 	if a.mode == modeThreads {
 		if cmd, ok := a.threadKey(k); ok {
@@ -69,13 +79,13 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		a.openAtTranscript()
 	case "left", "h":
 		a.stopPlay()
-		a.selectStep(a.selected - 1)
+		a.selectStep(a.shownBy(a.selected, -1))
 	case "right", "l":
 		a.stopPlay()
-		a.selectStep(a.selected + 1)
+		a.selectStep(a.shownBy(a.selected, 1))
 	case "home":
 		a.stopPlay()
-		a.selectStep(0)
+		a.selectStep(a.firstShown())
 	case "end", "L":
 		a.backToLive()
 	case "space", " ":
@@ -102,6 +112,20 @@ func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
 		return a.cycleFocus(-1)
 	case "z":
 		a.toggleZoom()
+	case "/":
+		return a.openInput(inputSearch)
+	case "f":
+		if a.mode != modeReplay {
+			return a.openInput(inputFilter)
+		}
+	case "n":
+		return a.nextHit(1)
+	case "N":
+		return a.nextHit(-1)
+	case "e":
+		a.failedBy(1)
+	case "E":
+		a.failedBy(-1)
 	case "v":
 		a.hidePanel = false
 		// Switch to the layout not shown now, whatever auto would choose.
@@ -170,17 +194,17 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		switch h.Kind {
 		case computer.HitChip:
 			a.stopPlay()
-			a.selectStep(h.Step)
+			a.selectStep(a.stepAtPos(h.Step))
 		case computer.HitTick:
 			a.stopPlay()
-			a.selectStep(h.Step)
+			a.selectStep(a.stepAtPos(h.Step))
 			a.dragging = true
 		case computer.HitPrev:
 			a.stopPlay()
-			a.selectStep(a.selected - 1)
+			a.selectStep(a.shownBy(a.selected, -1))
 		case computer.HitNext:
 			a.stopPlay()
-			a.selectStep(a.selected + 1)
+			a.selectStep(a.shownBy(a.selected, 1))
 		case computer.HitPlay:
 			return a.togglePlay()
 		case computer.HitLive:
@@ -219,7 +243,7 @@ func (a *App) drag(m tea.Mouse) {
 		return
 	}
 	if i := a.geo.timelineView.SliderStep(m.X - a.geo.timeline.x); i >= 0 {
-		a.selectStep(i)
+		a.selectStep(a.stepAtPos(i))
 	}
 }
 

@@ -25,7 +25,12 @@ func (a *App) relayout() {
 	if w < 1 || h < 1 {
 		return
 	}
-	rows := max(1, h-1-a.agentRows()) // the footer, the agent's lines
+	searchLine := a.searchLine()
+	searchRows := 0
+	if searchLine != "" {
+		searchRows = 1
+	}
+	rows := max(1, h-1-a.agentRows()-searchRows) // the footer, the agent's and search's lines
 	lines := a.frame
 	if a.screen() == screenList {
 		lines = append(lines, a.listScreen(w, rows)...)
@@ -52,6 +57,9 @@ func (a *App) relayout() {
 		lines = append(lines, a.transcriptPane(rect{0, 0, w, th})...)
 		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
 	}
+	if searchLine != "" {
+		lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
+	}
 	footer := appFooter
 	switch {
 	case a.manyThreadsLive():
@@ -62,7 +70,11 @@ func (a *App) relayout() {
 		footer = agentFooter
 		lines = append(lines, a.agentLines(w)...)
 	}
-	lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(footer, w, "…")+styles.Reset, w))
+	footer = styles.Faint + footer + styles.Reset
+	if a.note != "" {
+		footer = styles.Bold + Plain(a.note) + styles.Reset + "  " + footer
+	}
+	lines = append(lines, render.Pad(ansi.Truncate(footer, w, "…"), w))
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}
@@ -122,8 +134,10 @@ func (a *App) panelPane(r rect) []string {
 	if body.h < 1 {
 		return out
 	}
-	steps := a.fold.Steps()
 	s := a.step()
+	if a.filtering() && len(a.filter.kept) == 0 {
+		s = nil
+	}
 	a.geo.replayBar = rect{}
 	if s == nil {
 		blank := strings.Repeat(" ", r.w)
@@ -135,6 +149,9 @@ func (a *App) panelPane(r rect) []string {
 				wait := appWaiting
 				if _, _, reading := a.reading(); reading {
 					wait = "reading the log…"
+				}
+				if a.filtering() && len(a.fold.Steps()) > 0 {
+					wait = "no step matches the filter " + Plain(a.filter.spec.String()) + " (f changes it, esc clears it)"
 				}
 				out = append(out, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), r.w))
 			default:
@@ -178,11 +195,16 @@ func (a *App) panelPane(r rect) []string {
 			lines = append(lines, strings.Repeat(" ", r.w))
 		}
 	}
-	lines = append(lines, render.Pad(computer.PanelStatusAt(s, a.selected, len(steps), at, r.w), r.w))
+	pos, _ := a.shownPos(a.selected)
+	status := computer.StatusInfo{Step: s, Index: pos, Total: len(a.shownSteps()), At: at}
+	if a.filtering() {
+		status.Filter = a.filter.spec.String()
+	}
+	lines = append(lines, render.Pad(computer.StatusLine(status, r.w), r.w))
 	if a.mode == modeReplay {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
-	tl := computer.Timeline(computer.TimelineState{Steps: steps, Current: a.selected, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
+	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
 	if a.done {
 		tl.HideLiveButton()
 	}
@@ -261,7 +283,42 @@ func (a *App) panelWindow(s *model.Step, w, h int) ([]string, computer.ScrollPos
 		}
 		*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: lines}
 	}
-	return a.scrolled(c.lines, h, len(c.lines) >= c.limit && c.limit < panelDocMax)
+	cut := len(c.lines) >= c.limit && c.limit < panelDocMax
+	if a.search.toPanel && a.searching() {
+		a.search.toPanel = false
+		a.scrollToMatch(s, w, h)
+		cut = len(c.lines) >= c.limit && c.limit < panelDocMax
+	}
+	view, at := a.scrolled(c.lines, h, cut)
+	if a.searching() {
+		marked := make([]string, len(view))
+		for i, l := range view {
+			marked[i] = render.MarkSpans(l, a.search.m.All(ansi.Strip(l)), styles.Match)
+		}
+		view = marked
+	}
+	return view, at
+}
+
+// scrollToMatch scrolls the step's view to its first line that holds the
+// search's match (two lines below the top), rendering more of the view
+// until it finds one or there is no more.
+func (a *App) scrollToMatch(s *model.Step, w, h int) {
+	c := &a.panelCache
+	for from := 0; ; {
+		for i := from; i < len(c.lines); i++ {
+			if a.search.m.In(ansi.Strip(c.lines[i])) {
+				a.panelScroll = max(0, i-2)
+				return
+			}
+		}
+		if len(c.lines) < c.limit || c.limit >= panelDocMax {
+			return
+		}
+		from = len(c.lines) - 1
+		limit := min(panelDocMax, 4*c.limit)
+		*c = panelCache{step: c.step, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: computer.PanelDoc(s, w, h, limit)}
+	}
 }
 
 // scrolled clamps the panel's scroll to doc and returns the h lines it

@@ -160,7 +160,7 @@ func categoryView(s *model.Step, a stepArgs, width, height int, whole bool) []st
 // code when it is zero or unknown. The line is exactly width cells, cut with
 // "…"; a nil step gives a blank line and a width below 1 "".
 func PanelStatus(s *model.Step, index, total, width int) string {
-	return PanelStatusAt(s, index, total, ScrollPos{}, width)
+	return StatusLine(StatusInfo{Step: s, Index: index, Total: total}, width)
 }
 
 // ScrollPos is where a scrolled view is: the first and the last line
@@ -170,18 +170,33 @@ type ScrollPos struct {
 	More         bool
 }
 
-// PanelStatusAt is PanelStatus for a view that scrolls: when the view has
-// more lines than it shows, the line ends with where it is ("lines 41–60
-// of 214", "of 240+" while the rest is not rendered yet).
-func PanelStatusAt(s *model.Step, index, total int, at ScrollPos, width int) string {
+// StatusInfo is what the status line under the panel's view says.
+type StatusInfo struct {
+	Step *model.Step
+	// Index is the step's position among Total steps, from 0: among the
+	// steps a filter shows when there is one.
+	Index, Total int
+	// At is where the view is scrolled to.
+	At ScrollPos
+	// Filter is the filter in force, "" for none.
+	Filter string
+}
+
+// StatusLine is PanelStatus for a view that scrolls and steps that may be
+// filtered: when the view has more lines than it shows, the line says
+// where it is ("lines 41–60 of 214", "of 240+" while the rest is not
+// rendered yet), and a filter in force is named ("filter failed"), so
+// "step 3 of 12" is read as the filter's.
+func StatusLine(in StatusInfo, width int) string {
 	if width < 1 {
 		return ""
 	}
 	w := render.NewLine(width)
+	s := in.Step
 	if s == nil {
 		return w.String()
 	}
-	text := "step " + strconv.Itoa(index+1) + " of " + strconv.Itoa(total)
+	text := "step " + strconv.Itoa(in.Index+1) + " of " + strconv.Itoa(in.Total)
 	_, sgr := render.StepGlyph(s.Status)
 	parts := []struct{ text, sgr string }{{text, ""}, {render.StepStatusWord(s.Status), sgr}}
 	exit, dur := render.StepResult(s)
@@ -191,12 +206,15 @@ func PanelStatusAt(s *model.Step, index, total int, at ScrollPos, width int) str
 	if exit != "" {
 		parts = append(parts, struct{ text, sgr string }{exit, styles.ParamRed})
 	}
-	if at.Of > 0 && (at.From > 1 || at.To < at.Of || at.More) {
+	if at := in.At; at.Of > 0 && (at.From > 1 || at.To < at.Of || at.More) {
 		of := strconv.Itoa(at.Of)
 		if at.More {
 			of += "+"
 		}
 		parts = append(parts, struct{ text, sgr string }{"lines " + strconv.Itoa(at.From) + "–" + strconv.Itoa(at.To) + " of " + of, styles.ParamDim})
+	}
+	if in.Filter != "" {
+		parts = append(parts, struct{ text, sgr string }{"filter " + sanitize.OneLine(in.Filter), styles.ParamYellow})
 	}
 	for i, p := range parts {
 		if i > 0 {

@@ -18,6 +18,7 @@ const (
 	tickCancelled
 	tickDone
 	tickActive
+	tickSomeFailed
 	tickFailed
 	tickCurrent
 )
@@ -35,12 +36,13 @@ func tickOf(s *model.Step) uint8 {
 }
 
 var tickFaces = [...]struct{ glyph, sgr string }{
-	tickNone:      {"─", ""},
-	tickCancelled: {"●", styles.ParamDim},
-	tickDone:      {"●", styles.ParamGreen},
-	tickActive:    {"○", styles.ParamYellow},
-	tickFailed:    {"✗", styles.ParamRed},
-	tickCurrent:   {"◉", ""}, // coloured by the current step's status, bold
+	tickNone:       {"─", ""},
+	tickCancelled:  {"●", styles.ParamDim},
+	tickDone:       {"●", styles.ParamGreen},
+	tickActive:     {"○", styles.ParamYellow},
+	tickSomeFailed: {"×", styles.ParamRed},
+	tickFailed:     {"✗", styles.ParamRed},
+	tickCurrent:    {"◉", ""}, // coloured by the current step's status, bold
 }
 
 // sliderLine draws "├──●──●──◉────┤". The track has t cells; step i sits in
@@ -67,6 +69,14 @@ func sliderLine(steps []*model.Step, cur, width int, hits []Hit) string {
 		return w.String()
 	}
 	ticks := make([]uint8, t)
+	// A cell that stands for several steps shows their share honestly:
+	// failed (✗) when at least half of them failed, × when at least a
+	// tenth did, else the most telling of the others — so a few failures
+	// among thousands of steps do not paint the whole slider red.
+	var count, failed []int32
+	if n > t {
+		count, failed = make([]int32, t), make([]int32, t)
+	}
 	// c = floor((2i+1)t / 2n), kept by stepping a numerator rather than
 	// dividing for each of possibly many thousand steps.
 	num, den := int64(t), int64(2*n)
@@ -79,11 +89,27 @@ func sliderLine(steps []*model.Step, cur, width int, hits []Hit) string {
 		}
 		num += int64(2 * t)
 		k := tickOf(st)
+		if count != nil {
+			count[c]++
+			if k == tickFailed {
+				failed[c]++
+				k = tickNone
+			}
+		}
 		if i == cur {
 			k = tickCurrent
 		}
 		if k > ticks[c] {
 			ticks[c] = k
+		}
+	}
+	for c := range count {
+		switch f := failed[c]; {
+		case ticks[c] == tickCurrent || f == 0:
+		case 2*f >= count[c]:
+			ticks[c] = tickFailed
+		case 10*f >= count[c]:
+			ticks[c] = tickSomeFailed
 		}
 	}
 	if caps {

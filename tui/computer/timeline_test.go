@@ -281,28 +281,59 @@ func longRun(n int, failed ...int) []*model.Step {
 	return steps
 }
 
-func TestTimelineCompressedKeepsFailures(t *testing.T) {
-	const n, width = 10000, 200
-	v := Timeline(TimelineState{Steps: longRun(n, 1234, 7777), Current: 5000}, width)
+// A slider cell that stands for many steps shows the share of them that
+// failed honestly: 265 failures spread over 19,657 steps do not paint the
+// slider red; a cell most of whose steps failed is ✗, one a tenth to half
+// of whose steps failed is ×, and each seeks near them.
+func TestTimelineSliderShowsShares(t *testing.T) {
+	const width = 200
+	var spread []int
+	for i := 37; len(spread) < 265; i += 74 {
+		spread = append(spread, i)
+	}
+	if len(spread) != 265 {
+		t.Fatalf("%d failures", len(spread))
+	}
+	v := Timeline(TimelineState{Steps: longRun(19657, spread...), Current: 5000}, width)
 	checkTimeline(t, v, width)
 	slider := ansi.Strip(v.Lines[TimelineSlider])
-	if got := strings.Count(slider, "✗"); got != 2 {
-		t.Errorf("slider shows %d failures, want 2: %q", got, slider)
+	if n := strings.Count(slider, "✗") + strings.Count(slider, "×"); n != 0 {
+		t.Errorf("265 failures in 19,657 steps paint %d cells: %q", n, slider)
+	}
+	if strings.Contains(v.Lines[TimelineSlider], "\x1b[31m") {
+		t.Errorf("the slider is drawn red: %q", v.Lines[TimelineSlider])
+	}
+
+	// 100 steps a cell (t = 198 cells): one failure in a cell is not a
+	// failed cell; 60 of 100 are ✗; 20 of 100 are ×.
+	const n = 100 * (width - 2)
+	failed := []int{150}
+	for i := 1000; i < 1060; i++ {
+		failed = append(failed, i)
+	}
+	for i := 5000; i < 5020; i++ {
+		failed = append(failed, i)
+	}
+	v = Timeline(TimelineState{Steps: longRun(n, failed...), Current: 15000}, width)
+	slider = ansi.Strip(v.Lines[TimelineSlider])
+	var full, some []int
+	for col, r := range []rune(slider) {
+		switch r {
+		case '✗':
+			full = append(full, v.SliderStep(col))
+		case '×':
+			some = append(some, v.SliderStep(col))
+		}
+	}
+	abs := func(x int) int { return max(x, -x) }
+	if len(full) != 1 || abs(full[0]-1030) > 100 {
+		t.Errorf("✗ cells seek to %v, want one near 1030: %q", full, slider)
+	}
+	if len(some) != 1 || abs(some[0]-5010) > 100 {
+		t.Errorf("× cells seek to %v, want one near 5010: %q", some, slider)
 	}
 	if got := strings.Count(slider, "○"); got != 1 || !strings.HasSuffix(slider, "○┤") {
 		t.Errorf("slider should end with the running step: %q", slider)
-	}
-	// Each ✗ cell stands for (and seeks near) one of the failed steps.
-	var near []int
-	for col, r := range []rune(slider) {
-		if r == '✗' {
-			near = append(near, v.SliderStep(col))
-		}
-	}
-	perCell := n / (width - 2)
-	abs := func(x int) int { return max(x, -x) }
-	if len(near) != 2 || abs(near[0]-1234) > perCell || abs(near[1]-7777) > perCell {
-		t.Errorf("✗ cells seek to %v, want near 1234 and 7777", near)
 	}
 }
 

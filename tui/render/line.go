@@ -143,3 +143,29 @@ func Highlight(line, sgr string) string {
 	b.WriteString(styles.Reset)
 	return b.String()
 }
+
+// MarkSpans draws the spans of line's text in the SGR sequence on: spans
+// are byte offsets [start, end) into ansi.Strip(line), in order, such as a
+// search's matches. The rest of the line keeps its colours and its width.
+func MarkSpans(line string, spans [][2]int, on string) string {
+	if len(spans) == 0 {
+		return line
+	}
+	plain := ansi.Strip(line)
+	var b strings.Builder
+	b.Grow(len(line) + len(spans)*16)
+	col, prev := 0, 0
+	for _, sp := range spans {
+		start, end := max(sp[0], prev), min(sp[1], len(plain))
+		if start >= end {
+			continue
+		}
+		from := col + ansi.StringWidth(plain[prev:start])
+		to := from + ansi.StringWidth(plain[start:end])
+		b.WriteString(ansi.Cut(line, col, from))
+		b.WriteString(styles.Reset + on + plain[start:end] + styles.Reset)
+		col, prev = to, end
+	}
+	b.WriteString(ansi.Cut(line, col, ansi.StringWidth(line)))
+	return b.String()
+}

@@ -40,3 +40,6 @@ func CursorBackground(light bool) string {
 	}
 	return "48;5;237"
 }
+
+// Match draws a search's matches: black on yellow reads on any theme.
+const Match = "\x1b[30;43m"

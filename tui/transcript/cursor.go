@@ -290,6 +290,11 @@ func (t *Transcript) decorate(out []string) {
 	if t.width <= 0 {
 		return
 	}
+	if !t.match.Empty() {
+		for r := range out {
+			out[r] = t.highlight(out[r])
+		}
+	}
 	for r := range out {
 		e := t.rows[r]
 		if e < 0 || t.rowLine[r] != 0 || t.mark < 0 {

@@ -80,12 +80,15 @@ func (t *Transcript) index() {
 			break
 		}
 	}
-	if !long {
+	if !long && t.keep == nil {
 		t.entries, t.parts = nil, nil
 		return
 	}
 	parts := make(map[uint64]*textParts)
 	for i, it := range t.items {
+		if t.keep != nil && it.Kind == model.ItemToolCall && it.Step >= 0 && !t.keep(it.Step) {
+			continue
+		}
 		if !t.splits(it) {
 			t.entries = append(t.entries, listEntry{item: i})
 			continue

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/search"
 )
 
 // Transcript shows the items of a run as rows: user and assistant messages as
@@ -68,6 +69,11 @@ type Transcript struct {
 	mark        int
 	cursor      cursorAnchor
 	cursorShown bool
+
+	// keep, when set, leaves out the tool-call rows of steps a filter
+	// hides; match draws a search's matches (filter.go).
+	keep  func(step int) bool
+	match search.Matcher
 }
 
 // New returns an empty transcript that follows the bottom.
@@ -346,7 +352,10 @@ func (t *Transcript) indexOf(seq uint64) int {
 	if i < 0 || t.entries == nil {
 		return i
 	}
-	return sort.Search(len(t.entries), func(e int) bool { return t.entries[e].item >= i })
+	// An item the list leaves out (a filtered tool call) finds the entry
+	// after it, or the last one.
+	e := sort.Search(len(t.entries), func(e int) bool { return t.entries[e].item >= i })
+	return min(e, len(t.entries)-1)
 }
 
 // itemIndex finds the item with sequence number seq. Items come from the

@@ -1,0 +1,318 @@
+package tui
+
+// This file holds search and the filter line: / asks for text to find in
+// the thread (messages, step labels, locations, arguments, output), n and
+// N go from match to match across the whole thread, and the matches are
+// drawn in the transcript and the computer; f asks for a filter. Both are
+// typed into one input line at the bottom of the screen.
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/tui/search"
+)
+
+// inputKind is what the input line asks for.
+type inputKind int
+
+const (
+	inputNone inputKind = iota
+	inputSearch
+	inputFilter
+)
+
+// searchDelay is how long typing must pause before a thread of more than
+// searchAtOnce steps is searched: a keystroke costs a frame, not a scan.
+const (
+	searchDelay  = 80 * time.Millisecond
+	searchAtOnce = 5000
+	// searchEvery is how often the matches of a live thread are found
+	// again as it grows.
+	searchEvery = time.Second
+)
+
+// searchState is the search, and the input line that search and the
+// filter share.
+type searchState struct {
+	input  textinput.Model
+	asking inputKind
+	// m is the search; hits where it matches, cur the match gone to last
+	// (-1 before the first), found when they were found and stale whether
+	// the thread changed since.
+	m     search.Matcher
+	hits  []search.Hit
+	cur   int
+	found time.Time
+	stale bool
+	// origin is the item the search started from: the first match is
+	// the first at or after it.
+	origin int
+	// gen tells the pause after the latest keystroke from older ones.
+	gen int
+	// err is why the filter typed is not one.
+	err string
+	// toPanel asks the panel to scroll to the first match in the step's
+	// view once it is drawn.
+	toPanel bool
+}
+
+// searchTickMsg says typing paused: search for what was typed.
+type searchTickMsg struct{ gen int }
+
+// openInput opens the input line for a search or a filter.
+func (a *App) openInput(kind inputKind) tea.Cmd {
+	s := &a.search
+	if s.input.Prompt == "" {
+		s.input = textinput.New()
+	}
+	s.asking, s.err = kind, ""
+	switch kind {
+	case inputSearch:
+		s.input.Prompt = "/"
+		s.input.Placeholder = "text in messages, steps, arguments, output"
+		s.input.SetValue(s.m.Query())
+		s.origin = 0
+		if seq, ok := a.transcript.CursorItem(); ok {
+			s.origin = max(0, a.itemIndex(seq))
+		}
+	case inputFilter:
+		s.input.Prompt = "filter: "
+		s.input.Placeholder = "failed · execute,edit · running · text:WORDS (empty: all)"
+		s.input.SetValue(a.filter.spec.String())
+	}
+	s.input.CursorEnd()
+	return s.input.Focus()
+}
+
+// inputKey handles a key while the input line is open.
+func (a *App) inputKey(k tea.KeyPressMsg) tea.Cmd {
+	s := &a.search
+	switch k.String() {
+	case "ctrl+c":
+		return tea.Quit
+	case "esc":
+		if s.asking == inputSearch {
+			a.clearSearch()
+		}
+		a.closeInput()
+		return nil
+	case "enter":
+		if s.asking == inputFilter {
+			f, err := search.ParseFilter(s.input.Value())
+			if err != nil {
+				s.err = err.Error()
+				return nil
+			}
+			a.setFilter(f)
+			a.closeInput()
+			a.searchStale()
+			return nil
+		}
+		a.closeInput()
+		if s.m.Query() != s.input.Value() || s.stale {
+			a.runSearch(s.input.Value())
+		}
+		return nil
+	}
+	before := s.input.Value()
+	var cmd tea.Cmd
+	s.input, cmd = s.input.Update(k)
+	if s.asking != inputSearch || s.input.Value() == before {
+		return cmd
+	}
+	if len(a.fold.Steps()) <= searchAtOnce {
+		a.runSearch(s.input.Value())
+		return cmd
+	}
+	s.gen++
+	gen := s.gen
+	return tea.Batch(cmd, tea.Tick(searchDelay, func(time.Time) tea.Msg { return searchTickMsg{gen} }))
+}
+
+// onSearchTick searches for what was typed, once typing paused.
+func (a *App) onSearchTick(m searchTickMsg) {
+	s := &a.search
+	if m.gen != s.gen || s.asking != inputSearch {
+		return
+	}
+	a.runSearch(s.input.Value())
+}
+
+// closeInput closes the input line.
+func (a *App) closeInput() {
+	a.search.asking = inputNone
+	a.search.input.Blur()
+}
+
+// runSearch finds query and goes to the first match at or after where the
+// search started. A query that extends the one before looks only at its
+// matches: a longer query matches a subset.
+func (a *App) runSearch(query string) {
+	s := &a.search
+	prev := s.m
+	s.m = search.NewMatcher(query)
+	a.transcript.SetHighlight(s.m)
+	if s.m.Empty() {
+		s.hits, s.cur = nil, -1
+		return
+	}
+	if !prev.Empty() && !s.stale && strings.HasPrefix(query, prev.Query()) {
+		s.hits = a.narrowHits(s.hits)
+	} else {
+		a.findHits()
+	}
+	s.cur = -1
+	for i, h := range s.hits {
+		if h.Item >= s.origin {
+			a.goToHit(i)
+			return
+		}
+	}
+	if len(s.hits) > 0 {
+		a.goToHit(0)
+	}
+}
+
+// findHits finds the search's matches in the whole thread.
+func (a *App) findHits() {
+	s := &a.search
+	var keep func(int) bool
+	if a.filtering() {
+		keep = a.shown
+	}
+	s.hits = search.Find(a.fold.Items(), a.fold.Steps(), s.m, keep)
+	s.found, s.stale = a.now(), false
+}
+
+// narrowHits keeps the hits that still match after the query grew.
+func (a *App) narrowHits(hits []search.Hit) []search.Hit {
+	items, steps := a.fold.Items(), a.fold.Steps()
+	out := hits[:0]
+	for _, h := range hits {
+		if h.Item >= len(items) {
+			continue
+		}
+		if h.Step >= 0 {
+			if h.Step < len(steps) && search.StepHas(steps[h.Step], a.search.m) {
+				out = append(out, h)
+			}
+			continue
+		}
+		if len(search.Find(items[h.Item:h.Item+1], steps, a.search.m, nil)) > 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// searchStale notes that the thread or the filter changed: the matches
+// are found again, at once for a small thread, at most every searchEvery
+// for a big one that keeps growing.
+func (a *App) searchStale() {
+	s := &a.search
+	if s.m.Empty() {
+		return
+	}
+	s.stale = true
+	if len(a.fold.Steps()) <= searchAtOnce || a.now().Sub(s.found) >= searchEvery {
+		a.findHits()
+		s.cur = min(s.cur, len(s.hits)-1)
+	}
+}
+
+// clearSearch forgets the search and its highlights.
+func (a *App) clearSearch() {
+	s := &a.search
+	s.m, s.hits, s.cur, s.stale = search.Matcher{}, nil, -1, false
+	a.transcript.SetHighlight(s.m)
+}
+
+// searching reports whether a search is in force (its matches drawn).
+func (a *App) searching() bool { return !a.search.m.Empty() }
+
+// nextHit goes to the match dir places after (before, when negative) the
+// one gone to last, wrapping around the thread.
+func (a *App) nextHit(dir int) tea.Cmd {
+	s := &a.search
+	if s.stale {
+		a.findHits()
+	}
+	n := len(s.hits)
+	if n == 0 {
+		a.note = "no match for " + strconv.Quote(s.m.Query())
+		return nil
+	}
+	i := s.cur + dir
+	if s.cur < 0 && dir < 0 {
+		i = n - 1
+	}
+	switch {
+	case i >= n:
+		i, a.note = 0, "search wrapped to the top"
+	case i < 0:
+		i, a.note = n-1, "search wrapped to the bottom"
+	}
+	return a.goToHit(i)
+}
+
+// goToHit shows match i: a step's match selects the step and scrolls the
+// computer to it, a message's brings the message into view.
+func (a *App) goToHit(i int) tea.Cmd {
+	s := &a.search
+	s.cur = i
+	h := s.hits[i]
+	a.stopPlay()
+	if h.Step >= 0 {
+		s.toPanel = true
+		return a.goToStep(h.Step)
+	}
+	if items := a.fold.Items(); h.Item < len(items) {
+		a.following = false
+		a.transcript.ShowItem(items[h.Item].Seq)
+	}
+	return nil
+}
+
+// searchLine is the input line, or what the search and filter in force
+// say ("match 3 of 41", "filter failed · 12 of 30 steps"); "" for none.
+func (a *App) searchLine() string {
+	s := &a.search
+	var parts []string
+	if s.asking != inputNone {
+		parts = append(parts, s.input.View())
+	} else if a.searching() {
+		parts = append(parts, "/"+Plain(s.m.Query()))
+	}
+	if a.searching() {
+		switch {
+		case len(s.hits) == 0:
+			parts = append(parts, "no match")
+		case s.cur >= 0:
+			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits)))
+		default:
+			parts = append(parts, thousands(len(s.hits))+" matches")
+		}
+	}
+	if s.err != "" && s.asking == inputFilter {
+		parts = append(parts, Plain(s.err))
+	} else if a.filtering() && s.asking != inputFilter {
+		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+thousands(len(a.fold.Steps()))+" steps")
+	}
+	return strings.Join(parts, "   ")
+}
+
+// itemIndex is the index of item seq in the fold's items, or -1.
+func (a *App) itemIndex(seq uint64) int {
+	items := a.fold.Items()
+	for i := range items {
+		if items[i].Seq == seq {
+			return i
+		}
+	}
+	return -1
+}
