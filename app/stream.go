@@ -50,9 +50,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		st.Batches, st.Status = batches, status
 	case KindStdin:
 		batches, _ := sources.Batches(ctx, sources.NewReader(opts.Stdin), 512)
-		status := make(chan string)
-		close(status)
-		st.Batches, st.Status = oneSource(ctx, src.Name(), batches), status
+		st.Batches, st.Status = oneStream(ctx, src.Name(), batches)
 	case KindURL:
 		r, closeBody, err := sources.Connect(ctx, src.Arg, co)
 		if err != nil {

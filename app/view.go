@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
@@ -74,17 +73,7 @@ func View(opts *Options, src *Source) error {
 	defer closeIn()
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
-	recs := make(chan model.Batch, 64)
 	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
-	go func() {
-		defer close(recs)
-		for b := range batches {
-			select {
-			case recs <- model.Batch{Source: src.Name(), Records: b}:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return Watch(ctx, opts, src.Name(), recs, nil)
+	recs, status := oneStream(ctx, src.Name(), batches)
+	return Watch(ctx, opts, src.Name(), recs, status)
 }
