@@ -1,0 +1,95 @@
+package images
+
+// The kitty graphics protocol's escape codes that agentwatch sends: the
+// query that asks whether the terminal speaks it, the upload of a picture,
+// the virtual placement its placeholder cells show, and the delete that
+// frees it. All are quiet (q=2) except the query, whose answer is the point:
+// a terminal that answers every command would type its answers into the
+// screen's keyboard.
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/kitty"
+
+	"github.com/agentwatch/agentwatch/tui/render"
+)
+
+// QueryID is the image id of the graphics query; the terminal's answer
+// names it.
+const QueryID = 31
+
+// graphicsQuery asks the terminal to check, without keeping it, a 1×1 RGB
+// picture sent in the escape code itself: a terminal that speaks the
+// protocol answers with QueryID and "OK", one that does not ignores it.
+var graphicsQuery = func() string {
+	o := kitty.Options{Action: kitty.Query, ID: QueryID, Format: kitty.RGB, ImageWidth: 1, ImageHeight: 1, Transmission: kitty.Direct}
+	return ansi.KittyGraphics([]byte("AAAA"), o.Options()...)
+}()
+
+const (
+	// MaxKittySide is the longest side, in pixels, of a picture sent to
+	// the terminal; a larger one is scaled down first. A 1280-pixel-wide
+	// screenshot already has more pixels than a 100-column panel shows with
+	// a 10-pixel font, and halves what a full-HD screenshot costs to send.
+	MaxKittySide = 1280
+	// MaxKittyUpload is the most bytes one picture's upload may take,
+	// escape codes included. A picture over it is scaled down by half, at
+	// most kittyShrinks times, and drawn in half blocks if it still is.
+	MaxKittyUpload = 4 << 20
+	// kittyShrinks is how many times a picture over MaxKittyUpload is
+	// halved before giving up on sending it.
+	kittyShrinks = 3
+)
+
+// errUploadTooLarge says a picture would take more than MaxKittyUpload
+// bytes to send even at an eighth of its size.
+var errUploadTooLarge = errors.New("picture too large to send")
+
+// uploadCommand returns the escape codes that send img to the terminal as
+// image id, without showing it: a PNG drawn again from img's pixels
+// (render.Scale, fitting MaxKittySide), base64-encoded in chunks of at
+// most 4096 bytes (kitty.EncodeGraphics). w and h are the size sent.
+func uploadCommand(id uint32, img image.Image) (code string, w, h int, err error) {
+	b := img.Bounds()
+	w, h = b.Dx(), b.Dy()
+	if w > MaxKittySide || h > MaxKittySide {
+		w, h = render.FitBox(w, h, MaxKittySide, MaxKittySide)
+	}
+	for range kittyShrinks + 1 {
+		var out strings.Builder
+		// Transmission is set here, not left to its default: EncodeGraphics
+		// reads it before the defaults are filled in, and sends nothing
+		// without it.
+		o := &kitty.Options{Action: kitty.Transmit, Transmission: kitty.Direct, Format: kitty.PNG, ID: int(id), Quiet: 2, Chunk: true}
+		if err := kitty.EncodeGraphics(&out, render.Scale(img, w, h), o); err != nil {
+			return "", 0, 0, fmt.Errorf("encode picture for the terminal: %w", err)
+		}
+		if out.Len() <= MaxKittyUpload {
+			return out.String(), w, h, nil
+		}
+		w, h = max(1, w/2), max(1, h/2)
+	}
+	return "", 0, 0, fmt.Errorf("%w: over %d bytes", errUploadTooLarge, MaxKittyUpload)
+}
+
+// placeCommand returns the escape code that makes placement placement of
+// image id a virtual one of cols×rows cells: the terminal fits the picture
+// into that box, keeping its aspect ratio and centring it, and shows the
+// part of it each placeholder cell names.
+func placeCommand(id, placement uint32, cols, rows int) string {
+	o := kitty.Options{Action: kitty.Put, ID: int(id), PlacementID: int(placement), VirtualPlacement: true,
+		Columns: cols, Rows: rows, Quiet: 2}
+	return ansi.KittyGraphics(nil, o.Options()...)
+}
+
+// deleteCommand returns the escape code that deletes image id with its
+// placements and frees its data in the terminal.
+func deleteCommand(id uint32) string {
+	o := kitty.Options{Action: kitty.Delete, Delete: kitty.DeleteID, DeleteResources: true, ID: int(id), Quiet: 2}
+	return ansi.KittyGraphics(nil, o.Options()...)
+}

@@ -1,0 +1,74 @@
+package images
+
+import (
+	"image"
+
+	"github.com/agentwatch/agentwatch/tui/render"
+)
+
+// Picture is a screenshot opened to be drawn on one terminal. It is meant
+// for the drawing at hand: Terminal.Open it again for the next one.
+type Picture struct {
+	t    *Terminal
+	key  key
+	data []byte
+	// img is the decoded picture, nil until something needs its pixels.
+	img  image.Image
+	w, h int
+}
+
+// Size is the picture's size in pixels.
+func (p *Picture) Size() (w, h int) { return p.w, p.h }
+
+// Rows is how many rows of cols cells the picture takes when it may take
+// up to maxRows: as many as it needs at its aspect ratio (cells about twice
+// as tall as wide, as for half blocks), one or two when it is named by text.
+func (p *Picture) Rows(cols, maxRows int) int {
+	if cols < 1 || maxRows < 1 || p.w < 1 || p.h < 1 {
+		return 0
+	}
+	if p.t.Mode() == Text {
+		return textRows(p.w, p.h, cols, maxRows)
+	}
+	_, th := render.FitBox(p.w, p.h, cols, 2*maxRows)
+	return min(maxRows, (th+1)/2)
+}
+
+// Lines draws the picture in a cols×rows box: exactly rows lines of
+// exactly cols cells. As pixels, the cells are placeholders and the box is
+// the placement the terminal fits the picture into; the codes that send
+// it queue in the Terminal's Commands. A picture that cannot be sent, and
+// any picture on a terminal drawing half blocks, is drawn with
+// render.HalfBlock; on one drawing text, it is named. cols or rows below 1
+// give nil.
+func (p *Picture) Lines(cols, rows int) []string {
+	if cols < 1 || rows < 1 {
+		return nil
+	}
+	switch p.t.Mode() {
+	case Text:
+		return textLines(p.w, p.h, cols, rows)
+	case Pixels:
+		span := [2]int{min(cols, kittyMaxSpan), min(rows, kittyMaxSpan)}
+		if id, placement, ok := p.t.kitty.place(p.key, p.pixels, span[0], span[1]); ok {
+			return placeholderLines(id, placement, cols, rows)
+		}
+	}
+	img, err := p.pixels()
+	if err != nil {
+		return nil
+	}
+	return render.HalfBlock(img, cols, rows)
+}
+
+// pixels decodes the picture if it was not decoded yet.
+func (p *Picture) pixels() (image.Image, error) {
+	if p.img == nil {
+		img, err := render.DecodeImage(p.data)
+		if err != nil {
+			return nil, err
+		}
+		p.img = img
+	}
+	return p.img, nil
+}

@@ -1,0 +1,378 @@
+package images
+
+import (
+	"bytes"
+	"encoding/base64"
+	"hash/crc32"
+	"image"
+	"image/color"
+	"image/png"
+	"math/rand/v2"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentwatch/agentwatch/tui/render"
+)
+
+// code is one graphics escape code: its keys and its payload.
+type code struct {
+	keys    map[string]string
+	payload string
+}
+
+// codeRE matches one graphics escape code whose keys are plain key=value
+// pairs and whose payload, if any, is base64: nothing else may reach the
+// terminal from a picture.
+var codeRE = regexp.MustCompile(`\x1b_G([A-Za-z]=[A-Za-z0-9]+(?:,[A-Za-z]=[A-Za-z0-9]+)*)(?:;([A-Za-z0-9+/=]*))?\x1b\\`)
+
+// readCodes splits what a Terminal queued into graphics escape codes and
+// fails if anything else is there.
+func readCodes(t testing.TB, s string) []code {
+	t.Helper()
+	var out []code
+	for len(s) > 0 {
+		m := codeRE.FindStringSubmatchIndex(s)
+		if m == nil || m[0] != 0 {
+			t.Fatalf("not a graphics code with a base64 payload: %q", s[:min(len(s), 80)])
+		}
+		c := code{keys: map[string]string{}}
+		for _, kv := range strings.Split(s[m[2]:m[3]], ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			c.keys[k] = v
+		}
+		if m[4] >= 0 {
+			c.payload = s[m[4]:m[5]]
+		}
+		out = append(out, c)
+		s = s[m[1]:]
+	}
+	return out
+}
+
+// uploads gathers the pictures sent in codes: by image id, the PNG their
+// chunks add up to; places lists the placements made, deletes the ids
+// deleted.
+func uploads(t testing.TB, codes []code) (sent map[string][]byte, places []map[string]string, deletes []string) {
+	t.Helper()
+	sent = map[string][]byte{}
+	var cur string
+	var b64 strings.Builder
+	for _, c := range codes {
+		switch {
+		case c.keys["a"] == "p":
+			places = append(places, c.keys)
+			continue
+		case c.keys["a"] == "d":
+			deletes = append(deletes, c.keys["i"])
+			continue
+		case c.keys["f"] == "100":
+			if cur != "" {
+				t.Fatalf("upload of %s starts inside the upload of %s", c.keys["i"], cur)
+			}
+			if c.keys["q"] != "2" {
+				t.Errorf("upload of %s is not quiet: %v", c.keys["i"], c.keys)
+			}
+			cur = c.keys["i"]
+			b64.Reset()
+		case cur == "":
+			t.Fatalf("a chunk outside any upload: %v", c.keys)
+		}
+		b64.WriteString(c.payload)
+		if c.keys["m"] != "1" {
+			data, err := base64.StdEncoding.DecodeString(b64.String())
+			if err != nil {
+				t.Fatalf("upload of %s: %v", cur, err)
+			}
+			if _, ok := sent[cur]; ok {
+				t.Errorf("image %s sent twice", cur)
+			}
+			sent[cur] = data
+			cur = ""
+		}
+	}
+	if cur != "" {
+		t.Fatalf("upload of %s never finished", cur)
+	}
+	return sent, places, deletes
+}
+
+// testPNG is a w×h PNG of a gradient with a coloured square in it.
+func testPNG(t testing.TB, w, h int, seed uint8) []byte {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.NRGBA{uint8(x * 255 / w), uint8(y * 255 / h), seed, 255}
+			if x > w/4 && x < w/2 && y > h/4 && y < h/2 {
+				c = color.NRGBA{200, 30, 30, 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestPixelsSentOnceAndPlacedPerSize(t *testing.T) {
+	term := NewTerminal(Pixels)
+	a, b := testPNG(t, 320, 200, 1), testPNG(t, 160, 100, 2)
+	draw := func(data []byte, cols, rows int) []string {
+		t.Helper()
+		p, err := term.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := p.Lines(cols, rows)
+		if len(lines) != rows {
+			t.Fatalf("%d lines, want %d", len(lines), rows)
+		}
+		return lines
+	}
+	// A in the panel and in a thumbnail, B in a thumbnail, then every one
+	// again, as frames that redraw them would.
+	first := draw(a, 60, 15)
+	draw(a, 12, 4)
+	draw(b, 12, 4)
+	codes := readCodes(t, term.Commands())
+	again := draw(a, 60, 15)
+	draw(a, 12, 4)
+	draw(b, 12, 4)
+	if more := term.Commands(); more != "" {
+		t.Errorf("drawing the same pictures at the same sizes again queued %q", more)
+	}
+	if strings.Join(first, "\n") != strings.Join(again, "\n") {
+		t.Error("the same picture at the same size drew different cells")
+	}
+
+	sent, places, deletes := uploads(t, codes)
+	if len(sent) != 2 {
+		t.Fatalf("%d pictures sent, want 2", len(sent))
+	}
+	if len(places) != 3 || len(deletes) != 0 {
+		t.Fatalf("%d placements and %d deletes, want 3 and 0: %v", len(places), len(deletes), places)
+	}
+	for _, p := range places {
+		if p["U"] != "1" || p["q"] != "2" || p["c"] == "" || p["r"] == "" {
+			t.Errorf("placement %v is not a quiet virtual placement with a size", p)
+		}
+	}
+	// What was sent is the picture drawn again from its pixels: a PNG of
+	// its size with the same pixels (opaque: render.Scale).
+	for id, data := range sent {
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("image %s is not a PNG: %v", id, err)
+		}
+		src, _ := render.DecodeImage(a)
+		if img.Bounds().Dx() == 160 {
+			src, _ = render.DecodeImage(b)
+		}
+		want := render.Scale(src, src.Bounds().Dx(), src.Bounds().Dy())
+		if !sameRGB(img, want) {
+			t.Errorf("image %s differs from the picture's pixels", id)
+		}
+	}
+	// The panel's cells name image A's id and its first placement.
+	cells := readCells(t, first[0])
+	if len(cells) != 60 || cells[0].row != 0 || cells[59].col != 59 {
+		t.Fatalf("panel row 0 reads %d cells, first %+v", len(cells), cells[0])
+	}
+	if id := strconv.Itoa(int(cells[0].id)); sent[id] == nil {
+		t.Errorf("the panel's cells name image %s, which was not sent", id)
+	}
+}
+
+// sameRGB reports whether a and b have the same size and colours.
+func sameRGB(a, b image.Image) bool {
+	if a.Bounds().Size() != b.Bounds().Size() {
+		return false
+	}
+	ab, bb := a.Bounds(), b.Bounds()
+	for y := range ab.Dy() {
+		for x := range ab.Dx() {
+			r1, g1, b1, _ := a.At(ab.Min.X+x, ab.Min.Y+y).RGBA()
+			r2, g2, b2, _ := b.At(bb.Min.X+x, bb.Min.Y+y).RGBA()
+			if r1>>8 != r2>>8 || g1>>8 != g2>>8 || b1>>8 != b2>>8 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func TestPixelsSizeLimits(t *testing.T) {
+	term := NewTerminal(Pixels)
+	// Wider than MaxKittySide: sent at 1280 wide.
+	p, err := term.Open(testPNG(t, 2000, 1000, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Lines(40, 10)
+	sent, _, _ := uploads(t, readCodes(t, term.Commands()))
+	for _, data := range sent {
+		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		if err != nil || cfg.Width != MaxKittySide || cfg.Height != MaxKittySide/2 {
+			t.Errorf("a 2000×1000 picture was sent as %d×%d (%v), want %d×%d", cfg.Width, cfg.Height, err, MaxKittySide, MaxKittySide/2)
+		}
+	}
+
+	// Noise does not compress: 1280×1280 of it is over MaxKittyUpload as a
+	// PNG, and is sent halved.
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := image.NewRGBA(image.Rect(0, 0, 1280, 1280))
+	for i := range noise.Pix {
+		noise.Pix[i] = uint8(rng.Uint32())
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, noise)
+	p, err = term.Open(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Lines(40, 10)
+	cmds := term.Commands()
+	if len(cmds) > MaxKittyUpload {
+		t.Errorf("an upload of %d bytes, over MaxKittyUpload", len(cmds))
+	}
+	sent, _, _ = uploads(t, readCodes(t, cmds))
+	for _, data := range sent {
+		cfg, _ := png.DecodeConfig(bytes.NewReader(data))
+		if cfg.Width != 640 {
+			t.Errorf("1280×1280 of noise was sent %d wide, want 640", cfg.Width)
+		}
+	}
+}
+
+func TestPixelsTrimDeletesAndSendsAgain(t *testing.T) {
+	term := NewTerminal(Pixels)
+	data := testPNG(t, 64, 64, 4)
+	p, _ := term.Open(data)
+	p.Lines(10, 5)
+	term.Commands()
+	v := term.Version()
+	term.Trim()
+	if term.Version() != v || term.Commands() != "" {
+		t.Fatal("Trim under the budget changed something")
+	}
+	term.kitty.stored = MaxKittyStored + 1 // as if many pictures had been sent
+	term.Trim()
+	if term.Version() == v {
+		t.Error("Trim over the budget left Version alone: cached lines would show deleted pictures")
+	}
+	_, _, deletes := uploads(t, readCodes(t, term.Commands()))
+	if len(deletes) != 1 {
+		t.Fatalf("%d deletes, want 1", len(deletes))
+	}
+	p, _ = term.Open(data)
+	p.Lines(10, 5)
+	sent, places, _ := uploads(t, readCodes(t, term.Commands()))
+	if len(sent) != 1 || len(places) != 1 {
+		t.Errorf("after the purge the picture in view was sent %d times and placed %d times, want 1 and 1", len(sent), len(places))
+	}
+	for id := range sent {
+		if id == deletes[0] {
+			t.Errorf("the picture was sent again under the deleted id %s", id)
+		}
+	}
+}
+
+func TestImageIDs(t *testing.T) {
+	s := newKittyStore()
+	seen := map[uint32]bool{}
+	for n := range kittyIDs {
+		id := s.nextID()
+		if id&0xff == 0 || id&0xffff00 != 0 {
+			t.Fatalf("id %d (#%d) is not a 256-colour index 1–255 plus a high byte", id, n)
+		}
+		if seen[id] {
+			t.Fatalf("id %d handed out twice among the first %d", id, kittyIDs)
+		}
+		seen[id] = true
+		if n < 255 && id>>24 != 0 {
+			t.Fatalf("id #%d has a high byte: its cells would carry a third diacritic", n)
+		}
+	}
+}
+
+func TestTextAndHalfBlocks(t *testing.T) {
+	data := testPNG(t, 1280, 800, 5)
+	p, err := NewTerminal(Text).Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Rows(80, 20); got != 1 {
+		t.Errorf("the text takes %d rows, want 1", got)
+	}
+	lines := p.Lines(40, 1)
+	if strings.TrimSpace(lines[0]) != "[screenshot 1280×800]" {
+		t.Errorf("text is %q", lines[0])
+	}
+	thumb := p.Lines(12, 4)
+	if strings.TrimSpace(thumb[1]) != "[screenshot" || strings.TrimSpace(thumb[2]) != "1280×800]" {
+		t.Errorf("the 12×4 thumbnail reads %q", thumb)
+	}
+	if got := p.Lines(6, 1)[0]; got != "[scre…" {
+		t.Errorf("in 6 cells: %q", got)
+	}
+
+	// A nil Terminal, and one drawing half blocks, draw render.HalfBlock.
+	img, _ := render.DecodeImage(data)
+	want := strings.Join(render.HalfBlock(img, 30, 8), "\n")
+	for _, term := range []*Terminal{nil, NewTerminal(HalfBlocks)} {
+		p, err := term.Open(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(p.Lines(30, 8), "\n"); got != want {
+			t.Errorf("%v: not render.HalfBlock", term.Mode())
+		}
+		if term.Commands() != "" {
+			t.Error("half blocks queued codes")
+		}
+	}
+}
+
+// FuzzPixels holds every picture's escape codes to the protocol: whatever
+// bytes an agent sends as a screenshot, what reaches the terminal is
+// graphics codes of plain keys with base64 payloads (a PNG agentwatch drew),
+// and the cells are placeholders.
+func FuzzPixels(f *testing.F) {
+	f.Add(testPNG(f, 16, 9, 1))
+	f.Add(testPNG(f, 1, 1, 2))
+	f.Add([]byte("\x1b_Ga=T,f=100;AAAA\x1b\\"))
+	// A PNG with an escape code in a text chunk.
+	withText := testPNG(f, 8, 8, 3)
+	chunk := []byte("tEXtComment\x00\x1b]52;c;cHduZWQ=\x07")
+	var ch bytes.Buffer
+	ch.Write([]byte{0, 0, 0, byte(len(chunk) - 4)})
+	ch.Write(chunk)
+	crc := crc32.ChecksumIEEE(chunk)
+	ch.Write([]byte{byte(crc >> 24), byte(crc >> 16), byte(crc >> 8), byte(crc)})
+	f.Add(append(append(append([]byte{}, withText[:33]...), ch.Bytes()...), withText[33:]...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		term := NewTerminal(Pixels)
+		p, err := term.Open(data)
+		if err != nil {
+			return
+		}
+		lines := p.Lines(12, 4)
+		cmds := term.Commands()
+		if cmds == "" {
+			return // could not be sent: half blocks
+		}
+		sent, _, _ := uploads(t, readCodes(t, cmds))
+		for id, b := range sent {
+			if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+				t.Errorf("image %s is not a PNG: %v", id, err)
+			}
+		}
+		for _, l := range lines {
+			readCells(t, l)
+		}
+	})
+}
