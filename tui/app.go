@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/transcript"
 )
@@ -50,6 +51,9 @@ type AppOptions struct {
 	// source's file: the step of that index in that thread of that source
 	// (nil when the source is not a file, so shed content is gone).
 	ReadBack func(source, thread string, index int, toolCallID string) (*model.Step, error)
+	// Images is how screenshots are drawn (--images; "" is images.Auto:
+	// pixels where the terminal answers that it can show them).
+	Images images.Choice
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus
@@ -132,6 +136,9 @@ type App struct {
 	// readBack holds steps read back from their file, nil while being read
 	// (app_shed.go).
 	readBack map[readBackKey]*readBackMsg
+
+	// images is how screenshots reach this terminal (app_images.go).
+	images *appImages
 }
 
 // recordsMsg carries batches of records from the pump.
@@ -235,14 +242,17 @@ func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea
 }
 
 // Update routes one message, reads the selected step back from its file
-// when its content was shed, and lays the screen out for View.
+// when its content was shed, and lays the screen out for View, sending
+// the terminal the pictures the frame shows that it does not hold yet.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	ask := a.imagesMsg(msg)
 	m, cmd := a.update(msg)
 	if rb := a.readBackCmd(); rb != nil {
 		cmd = tea.Batch(cmd, rb)
 	}
+	a.syncImages()
 	a.relayout()
-	return m, cmd
+	return m, tea.Batch(cmd, ask, a.imagesOut())
 }
 
 // update routes one message.

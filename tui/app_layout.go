@@ -277,7 +277,7 @@ func (a *App) panelWindow(s *model.Step, w, h int) ([]string, computer.ScrollPos
 		if fresh {
 			limit = min(panelDocMax, max(need, 4*c.limit))
 		}
-		lines := computer.PanelDoc(s, w, h, limit)
+		lines := computer.PanelDoc(s, w, h, limit, a.pictures())
 		if lines == nil {
 			lines = []string{}
 		}
@@ -317,7 +317,7 @@ func (a *App) scrollToMatch(s *model.Step, w, h int) {
 		}
 		from = len(c.lines) - 1
 		limit := min(panelDocMax, 4*c.limit)
-		*c = panelCache{step: c.step, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: computer.PanelDoc(s, w, h, limit)}
+		*c = panelCache{step: c.step, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: computer.PanelDoc(s, w, h, limit, a.pictures())}
 	}
 }
 

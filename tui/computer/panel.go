@@ -7,11 +7,11 @@ package computer
 
 import (
 	"encoding/json"
-	"image"
 	"strconv"
 	"strings"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/sanitize"
 	"github.com/agentwatch/agentwatch/tui/styles"
@@ -45,14 +45,15 @@ const (
 //
 // A failed read shows the JSON view too: its result is an error message,
 // not the file. A nil step gives nil. The latest screenshot that decodes is
-// the one drawn, and it is decoded on every call, so the caller caches the
-// lines per (step, version, width, height) like every other rendered row.
+// the one drawn, in half blocks, and it is decoded on every call, so the
+// caller caches the lines per (step, version, width, height) like every
+// other rendered row.
 func PanelLines(s *model.Step, width, height int) []string {
 	if s == nil || width < 1 || height < 1 {
 		return nil
 	}
 	a := parseArgs(s.ArgsJSON)
-	img := stepScreenshot(s)
+	img := stepScreenshot(s, nil)
 
 	var lines []string
 	room := height
@@ -94,13 +95,15 @@ func PanelLines(s *model.Step, width, height int) []string {
 // file or text rather than as many as fit, and a screenshot sized for a
 // view height rows high after them. It stops at limit lines, the last one
 // then saying how many more there are, so that a caller can render what
-// it shows first and ask for more as the view scrolls down.
-func PanelDoc(s *model.Step, width, height, limit int) []string {
+// it shows first and ask for more as the view scrolls down. The screenshot
+// is drawn the way pics draws pictures (half blocks when pics is nil); the
+// lines need pics.Commands sent before they show.
+func PanelDoc(s *model.Step, width, height, limit int, pics *images.Terminal) []string {
 	if s == nil || width < 1 || height < 1 || limit < 1 {
 		return nil
 	}
 	a := parseArgs(s.ArgsJSON)
-	img := stepScreenshot(s)
+	img := stepScreenshot(s, pics)
 	shot := 0
 	if img != nil && s.Category != model.CategoryFetch && height >= panelShotMinHeight {
 		shot = height / 2
@@ -273,14 +276,15 @@ func (a stepArgs) flag(keys ...string) bool {
 	return false
 }
 
-// stepScreenshot returns the step's latest screenshot that decodes, or nil.
-func stepScreenshot(s *model.Step) image.Image {
+// stepScreenshot returns the step's latest screenshot that decodes, opened
+// to be drawn on pics, or nil.
+func stepScreenshot(s *model.Step, pics *images.Terminal) *images.Picture {
 	for i := len(s.Screenshots) - 1; i >= 0; i-- {
 		shot := s.Screenshots[i]
 		if len(shot.Data) == 0 || shot.Truncated {
 			continue
 		}
-		if img, err := render.DecodeImage(shot.Data); err == nil {
+		if img, err := pics.Open(shot.Data); err == nil {
 			return img
 		}
 	}
@@ -288,15 +292,10 @@ func stepScreenshot(s *model.Step) image.Image {
 }
 
 // screenshotLines draws img at most rows high across width cells, in as
-// many rows as the picture needs: render.HalfBlock centres a picture in its box,
-// and blank rows above and below it would only push the view apart.
-func screenshotLines(img image.Image, width, rows int) []string {
-	b := img.Bounds()
-	if b.Empty() || width < 1 || rows < 1 {
-		return nil
-	}
-	_, th := render.FitBox(b.Dx(), b.Dy(), width, 2*rows)
-	return render.HalfBlock(img, width, min(rows, (th+1)/2))
+// many rows as the picture needs: a picture is centred in its box, and
+// blank rows above and below it would only push the view apart.
+func screenshotLines(img *images.Picture, width, rows int) []string {
+	return img.Lines(width, img.Rows(width, rows))
 }
 
 // oneLine makes agent text safe and flat for a single line: escapes and

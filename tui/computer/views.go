@@ -6,12 +6,12 @@ package computer
 // view shows.
 
 import (
-	"image"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/sanitize"
 	"github.com/agentwatch/agentwatch/tui/styles"
@@ -248,7 +248,7 @@ func searchLine(line string, re *regexp.Regexp, width int) string {
 
 // fetchView is the URL line, the page's screenshot in up to half the
 // height, then the page text wrapped.
-func fetchView(s *model.Step, a stepArgs, img image.Image, width, height, limit int) []string {
+func fetchView(s *model.Step, a stepArgs, img *images.Picture, width, height, limit int) []string {
 	url := s.Location
 	if url == "" {
 		url = a.str("url", "uri", "href")

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
@@ -32,11 +33,14 @@ type CardState struct {
 	Steps   []*model.Step
 	Current int
 	Live    bool
+	// Pictures draws the thumbnail (nil: half blocks); the lines need
+	// its Commands sent before they show.
+	Pictures *images.Terminal
 }
 
 // ComputerCard draws the card: a rounded box (╭─ computer ─╮ …) width cells wide;
-// left a thumbnail of the latest screenshot among Steps[:Current+1] (render.HalfBlock at
-// 12×4 cells) or, without one, the current step's category icon in a 12×4 area;
+// left a thumbnail of the latest screenshot among Steps[:Current+1] (drawn by
+// Pictures in 12×4 cells) or, without one, the current step's category icon in a 12×4 area;
 // right the current operation (the current step's Label, Plain, cut), below it
 // "N steps" and "● LIVE" (green) while Live; 6 lines high. width < 24 gives a
 // compact 3-line card without thumbnail.
@@ -70,7 +74,7 @@ func ComputerCard(c CardState, width int) []string {
 	inner := width - 2
 	// │ thumb(12) ␣␣ text ␣│
 	textW := inner - 1 - cardThumbCols - 2 - 1
-	thumb := cardThumbnail(c.Steps, cur)
+	thumb := cardThumbnail(c.Pictures, c.Steps, cur)
 
 	lines := make([]string, 0, 2+cardThumbRows)
 	lines = append(lines, cardTop(width))
@@ -186,9 +190,9 @@ func compactCard(step *model.Step, n int, live bool, width int) []string {
 }
 
 // cardThumbnail returns the card's 12×4 left area: the latest screenshot of
-// steps[:cur+1] that decodes, drawn in half blocks, or else the current
-// step's category icon and short name centred in blank cells.
-func cardThumbnail(steps []*model.Step, cur int) []string {
+// steps[:cur+1] that decodes, drawn by pics, or else the current step's
+// category icon and short name centred in blank cells.
+func cardThumbnail(pics *images.Terminal, steps []*model.Step, cur int) []string {
 	for i := min(cur, len(steps)-1); i >= 0; i-- {
 		s := steps[i]
 		if s == nil {
@@ -199,11 +203,11 @@ func cardThumbnail(steps []*model.Step, cur int) []string {
 			if len(shot.Data) == 0 || shot.Truncated {
 				continue
 			}
-			img, err := render.DecodeImage(shot.Data)
+			img, err := pics.Open(shot.Data)
 			if err != nil {
 				continue // a broken picture should not hide an older good one
 			}
-			if lines := render.HalfBlock(img, cardThumbCols, cardThumbRows); len(lines) == cardThumbRows {
+			if lines := img.Lines(cardThumbCols, cardThumbRows); len(lines) == cardThumbRows {
 				return lines
 			}
 		}

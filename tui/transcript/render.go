@@ -99,6 +99,7 @@ func (t *Transcript) lines(e int) []string {
 	if card.key.seq != 0 {
 		g, _ := t.gutter()
 		pad := strings.Repeat(" ", g)
+		card.state.Pictures = t.pictures
 		cl := ComputerCard(card.state, t.width-g)
 		for _, l := range cl {
 			r.lines = append(r.lines, pad+l)

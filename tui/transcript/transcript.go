@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/search"
 )
 
@@ -74,6 +75,11 @@ type Transcript struct {
 	// hides; match draws a search's matches (filter.go).
 	keep  func(step int) bool
 	match search.Matcher
+
+	// pictures draws the cards' screenshots, as of its version
+	// picturesAt (pictures.go).
+	pictures   *images.Terminal
+	picturesAt uint64
 }
 
 // New returns an empty transcript that follows the bottom.
