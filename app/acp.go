@@ -331,7 +331,7 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 			recs <- b
 		}
 	}()
-	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Title: strings.Join(args, " ")})
+	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " ")})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	ctl.prog = prog
 	close(progReady)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/search"
 )
 
@@ -30,6 +31,8 @@ type Options struct {
 	Append bool
 	// Play plays a file at its recorded pace instead of opening it for review.
 	Play bool
+	// Images is how the screen draws screenshots (--images).
+	Images images.Choice
 
 	Stdin  io.Reader
 	Stdout io.Writer

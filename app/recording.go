@@ -7,6 +7,7 @@ import (
 	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/images"
 )
 
 // Recording is a recorded log read whole once, from which a server gives
@@ -17,6 +18,7 @@ import (
 type Recording struct {
 	title  string
 	layout string
+	images images.Choice
 	ro     ReplayOptions
 	recs   replay.Source
 	tl     *replay.Timeline
@@ -62,7 +64,7 @@ func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, e
 	if err != nil {
 		return nil, BadInput(fmt.Errorf("%s: %w", src.Name(), err))
 	}
-	return &Recording{title: src.Name(), layout: opts.Layout, ro: *ro, recs: rs, tl: tl,
+	return &Recording{title: src.Name(), layout: opts.Layout, images: opts.Images, ro: *ro, recs: rs, tl: tl,
 		sched: replay.NewSchedule(rs, replay.ScheduleOptions{IdleCap: ro.IdleCap, Pace: ro.Pace})}, nil
 }
 
@@ -76,5 +78,5 @@ func (r *Recording) Screen() (*tui.App, error) {
 	if err := p.Play(); err != nil {
 		return nil, err
 	}
-	return tui.NewReplayApp(p, tui.AppOptions{Layout: r.layout, Title: r.title}), nil
+	return tui.NewReplayApp(p, tui.AppOptions{Layout: r.layout, Images: r.images, Title: r.title}), nil
 }

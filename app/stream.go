@@ -107,6 +107,6 @@ func LiveScreen(opts *Options, title string, batches <-chan model.Batch) (*tui.A
 		}
 		return ""
 	}
-	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Title: title, Filter: opts.Filter,
+	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
 		ReadBack: readBack(opts, file)}), nil
 }

@@ -66,5 +66,6 @@ pipe, a folder or a link to one is refused.
 	f.StringVar(&opts.Record, "record", "", "write every JSON-RPC line in both directions, with its time, to FILE (JSONL)")
 	f.BoolVar(&opts.Plain, "plain", false, "print one line per change instead of the screen")
 	f.StringVar(&opts.Layout, "layout", "auto", "screen layout: auto (side pane from 120 columns), side or sheet")
+	imagesFlag(cmd, opts)
 	return cmd
 }

@@ -28,9 +28,10 @@ func fileArg(args []string) string {
 	return args[0]
 }
 
-// layoutFlag adds --layout.
+// layoutFlag adds --layout, and --images: what shapes the screen.
 func layoutFlag(cmd *cobra.Command, opts *app.Options) {
 	cmd.Flags().StringVar(&opts.Layout, "layout", "auto", "screen layout: auto (side pane from 120 columns), side or sheet")
+	imagesFlag(cmd, opts)
 }
 
 // filterFlag adds --filter.
