@@ -93,8 +93,9 @@ type App struct {
 
 	// help shows the key overlay; hidePanel gives the transcript the whole
 	// screen.
-	help      bool
-	hidePanel bool
+	help       bool
+	helpScroll int
+	hidePanel  bool
 
 	// err is the last error the fold returned, shown in the footer.
 	err error

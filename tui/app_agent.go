@@ -48,8 +48,6 @@ type sessionMode struct {
 	perms      []PermissionMsg
 }
 
-const agentFooter = "enter send  esc cancel turn / leave prompt  tab complete  /mode ID  i prompt  ←/→ step  ? help  ctrl+c quit"
-
 // NewAgentApp shows a live agent: records from its connection arrive on
 // recs, folded with f, and the prompt line talks to ctl.
 func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOptions) *App {
@@ -182,79 +180,6 @@ func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
 	return out
 }
 
-// agentKey handles a key in agent mode; ok is false for keys it leaves to
-// the ordinary handling.
-func (a *App) agentKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	g := a.session
-	key := k.String()
-	if len(g.perms) > 0 {
-		p := g.perms[0]
-		if key == "esc" {
-			p.Answer <- ""
-			g.perms = g.perms[1:]
-			return nil, true
-		}
-		if key == "ctrl+c" {
-			return nil, false
-		}
-		if id, ok := optionForKey(p.Request.Options, key); ok {
-			p.Answer <- id
-			g.perms = g.perms[1:]
-		}
-		return nil, true // the dialog takes every key
-	}
-	if a.focus != focusPrompt {
-		switch key {
-		case "i":
-			return a.setFocus(focusPrompt), true
-		case "esc":
-			if g.busy {
-				return a.cancelTurn(), true
-			}
-		}
-		return nil, false
-	}
-	switch key {
-	case "ctrl+c":
-		return nil, false
-	case "esc":
-		if g.busy {
-			return a.cancelTurn(), true
-		}
-		return a.setFocus(focusTranscript), true
-	case "tab":
-		if !strings.HasPrefix(g.input.Value(), "/") {
-			return a.cycleFocus(1), true
-		}
-	case "shift+tab":
-		return a.cycleFocus(-1), true
-	case "enter":
-		text := strings.TrimSpace(g.input.Value())
-		if text == "" {
-			return nil, true
-		}
-		if mode, ok := strings.CutPrefix(text, "/mode "); ok {
-			g.ctl.SetMode(strings.TrimSpace(mode))
-			g.input.Reset()
-			return nil, true
-		}
-		if g.busy {
-			g.last = "wait for the turn to end (esc cancels it)"
-			return nil, true
-		}
-		g.ctl.Prompt(text)
-		g.busy = true
-		g.input.Reset()
-		a.backToLive()
-		return nil, true
-	case "up", "down", "pgup", "pgdown":
-		return nil, false // scroll the transcript
-	}
-	var cmd tea.Cmd
-	g.input, cmd = g.input.Update(k)
-	return cmd, true
-}
-
 // cancelTurn sends session/cancel; the turn ends when the agent answers.
 func (a *App) cancelTurn() tea.Cmd {
 	g := a.session
@@ -278,4 +203,76 @@ func (a *App) overlayPermission(lines []string, w int) {
 		}
 	}
 	overlayBox(lines, w, permissionBox(req, step, w, len(lines)))
+}
+
+// answerPermission answers the first waiting permission request with the
+// option key picks (its number, or its kind's letter); other keys do
+// nothing.
+func (a *App) answerPermission(key string) {
+	g := a.session
+	p := g.perms[0]
+	if id, ok := optionForKey(p.Request.Options, key); ok {
+		p.Answer <- id
+		g.perms = g.perms[1:]
+	}
+}
+
+// cancelPermission answers the first waiting request with a cancel.
+func (a *App) cancelPermission() {
+	g := a.session
+	g.perms[0].Answer <- ""
+	g.perms = g.perms[1:]
+}
+
+// sendPrompt sends the prompt line to the agent, or switches the mode on
+// /mode ID; a prompt while a turn runs waits.
+func (a *App) sendPrompt() tea.Cmd {
+	g := a.session
+	text := strings.TrimSpace(g.input.Value())
+	if text == "" {
+		return nil
+	}
+	if mode, ok := strings.CutPrefix(text, "/mode "); ok {
+		g.ctl.SetMode(strings.TrimSpace(mode))
+		g.input.Reset()
+		return nil
+	}
+	if g.busy {
+		g.last = "wait for the turn to end (esc cancels it)"
+		return nil
+	}
+	g.ctl.Prompt(text)
+	g.busy = true
+	g.input.Reset()
+	a.backToLive()
+	return nil
+}
+
+// promptEsc cancels the turn while one runs, else leaves the prompt line.
+func (a *App) promptEsc() tea.Cmd {
+	if a.session.busy {
+		return a.cancelTurn()
+	}
+	return a.setFocus(focusTranscript)
+}
+
+// promptTab completes a slash command, else focuses the next pane.
+func (a *App) promptTab(k tea.KeyPressMsg) tea.Cmd {
+	g := a.session
+	if !strings.HasPrefix(g.input.Value(), "/") {
+		return a.cycleFocus(1)
+	}
+	var c tea.Cmd
+	g.input, c = g.input.Update(k)
+	return c
+}
+
+// sessionEsc cancels the turn while one runs, else clears the search and
+// the filter.
+func (a *App) sessionEsc() {
+	if a.session.busy {
+		a.cancelTurn()
+		return
+	}
+	a.clearOrBack()
 }

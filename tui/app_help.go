@@ -1,165 +1,151 @@
 package tui
 
-// This file draws the help overlay: a centred box over the screen listing
-// every key and what the mouse does.
+// This file draws the help overlay and the footer from the key map of what
+// is on screen (keys.go), with the bubbles help component: what the help
+// lists is what the keys do.
 
 import (
-	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// helpLines are the overlay's rows: a key column and what it does. An empty
-// key starts a heading.
-var helpLines = [][2]string{
-	{"", "Keys"},
-	{"←/→  h/l", "previous / next step"},
-	{"Home/End", "first step / live"},
-	{"space", "play / pause"},
-	{"L", "back to live"},
-	{"tab", "focus transcript / panel"},
-	{"Enter", "open the computer at a step"},
-	{"c / p / t", "hide the computer / plan / run tree"},
-	{"[ / ]", "previous / next run"},
-	{"v", "side pane / bottom sheet"},
-	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
-	{"?", "this help (Esc closes)"},
-	{"q  ctrl+c", "quit"},
-	{"", "Mouse"},
-	{"click", "chips, buttons, tool calls, runs"},
-	{"drag", "the timeline slider"},
-	{"wheel", "scrolls the transcript"},
-}
-
-// threadHelpLines come first when the source has several threads.
-var threadHelpLines = [][2]string{
-	{"", "Threads"},
-	{"↑/↓  Enter", "choose and open a thread (list)"},
-	{"esc", "back to the thread list"},
-	{"{ / }", "previous / next thread"},
-	{"F", "follow the newest active thread"},
-	{"t", "run tree: tab, ↑/↓, Enter goes to a run"},
-}
-
-// listHelpLines are the keys of the thread list.
-var listHelpLines = [][2]string{
-	{"", "Thread list"},
-	{"↑/↓  j/k", "choose a thread"},
-	{"PgUp/PgDn", "a page up / down"},
-	{"Home/End", "first / last thread"},
-	{"Enter  →", "open the thread"},
-	{"esc", "back to the thread shown last"},
-	{"F", "follow the newest active thread"},
-	{"?", "this help (Esc closes)"},
-	{"q  ctrl+c", "quit"},
-	{"", "Mouse"},
-	{"click", "opens a thread"},
-}
-
-// helpFor is the help of a mode: the step keys, or the replay keys, after
-// the thread keys when the source has several threads; the list's own.
-func helpFor(replay, threads, list bool) [][2]string {
-	switch {
-	case list:
-		return listHelpLines
-	case replay && threads:
-		return append(slices.Clip(threadHelpLines), replayHelpLines...)
-	case replay:
-		return replayHelpLines
-	case threads:
-		return append(slices.Clip(threadHelpLines), helpLines...)
+// helpModel is the bubbles help drawn in the palette's colours.
+func helpModel(width int) help.Model {
+	h := help.New()
+	h.ShortSeparator = "  "
+	h.Styles = help.Styles{
+		ShortKey:       styles.HelpKey,
+		ShortDesc:      styles.Hint,
+		ShortSeparator: styles.Hint,
+		Ellipsis:       styles.Hint,
+		FullKey:        styles.HelpKey,
+		FullDesc:       lipgloss.NewStyle(),
+		FullSeparator:  styles.Hint,
 	}
-	return helpLines
+	h.SetWidth(width)
+	return h
 }
 
-// replayHelpLines replace the step keys in replay mode.
-var replayHelpLines = [][2]string{
-	{"", "Replay"},
-	{"space", "pause / resume"},
-	{"+ / -", "faster / slower"},
-	{". / ,", "one event forward / back"},
-	{"←/→  h/l", "previous / next step"},
-	{"[ / ]", "previous / next run"},
-	{"0–9", "jump to 0–90 %"},
-	{"Home/End", "start / end"},
-	{"tab", "focus transcript / panel"},
-	{"c", "show / hide the computer"},
-	{"t", "the run tree"},
-	{"v", "side pane / bottom sheet"},
-	{"↑/↓  PgUp/PgDn", "scroll the transcript"},
-	{"?", "this help (Esc closes)"},
-	{"q  ctrl+c", "quit"},
-	{"", "Mouse"},
-	{"click", "chips and the replay bar seek"},
-	{"drag", "the slider or replay bar scrubs"},
-	{"wheel", "scrolls the transcript"},
-}
-
-const (
-	helpTitle = "Help"
-	sgrHelp   = "\x1b[1;36m"
-)
-
-// helpBox returns the overlay's lines, each exactly the width of the box,
-// fitted to at most maxW×maxH cells.
-func helpBox(maxW, maxH int, helpLines [][2]string) []string {
-	if maxW < 4 || maxH < 3 {
-		return nil
+// footerLine is the footer: the key map's short help, a note about the
+// last key first.
+func (a *App) footerLine(w int) string {
+	note := ""
+	if a.note != "" {
+		note = styles.Bold + ansi.Truncate(Plain(a.note), w, "…") + styles.Reset + "  "
 	}
-	keyW := 0
-	textW := 0
-	for _, l := range helpLines {
-		if l[0] == "" {
-			textW = max(textW, ansi.StringWidth(l[1]))
-			continue
+	room := w - ansi.StringWidth(note)
+	hints := ""
+	if room > 0 {
+		hints = helpModel(room).ShortHelpView(a.keyMap().ShortHelp(a))
+	}
+	return render.Pad(note+hints, w)
+}
+
+// helpBlocks are the help's sections for key map km: a heading per
+// group, its keys and notes, then the mouse, each block a list of lines.
+func helpBlocks(km keyMap) [][]string {
+	h := helpModel(0)
+	var out [][]string
+	section := func(title string, bs []key.Binding) {
+		if len(bs) == 0 {
+			return
 		}
-		keyW = max(keyW, ansi.StringWidth(l[0]))
-		textW = max(textW, ansi.StringWidth(l[1]))
-	}
-	inner := min(keyW+2+textW, maxW-4) // "│ " and " │"
-	body := make([]string, 0, len(helpLines)+1)
-	for i, l := range helpLines {
-		var s string
-		if l[0] == "" {
-			if i > 0 {
-				body = append(body, "")
-			}
-			s = styles.Bold + l[1] + styles.Reset
-		} else {
-			s = sgrHelp + l[0] + styles.Reset + strings.Repeat(" ", keyW-ansi.StringWidth(l[0])+2) + l[1]
+		var block []string
+		if title != "" {
+			block = append(block, styles.Bold+title+styles.Reset)
 		}
-		body = append(body, s)
+		block = append(block, strings.Split(h.FullHelpView([][]key.Binding{bs}), "\n")...)
+		out = append(out, block)
 	}
-	if len(body) > maxH-2 {
-		body = body[:maxH-2]
+	full := km.FullHelp()
+	for i, g := range km.groups {
+		bs := full[i]
+		for _, n := range g.notes {
+			bs = append(bs, helpLine(n))
+		}
+		section(g.title, bs)
 	}
-	out := make([]string, 0, len(body)+2)
-	top := "╭─ " + helpTitle + " "
-	if n := ansi.StringWidth(top); n < inner+3 {
-		top += strings.Repeat("─", inner+3-n)
+	var mouse []key.Binding
+	for _, m := range km.mouse {
+		mouse = append(mouse, helpLine(m))
 	}
-	out = append(out, styles.Faint+ansi.Truncate(top, inner+3, "")+"╮"+styles.Reset)
-	for _, s := range body {
-		out = append(out, styles.Faint+"│"+styles.Reset+" "+render.Pad(s, inner)+styles.Reset+" "+styles.Faint+"│"+styles.Reset)
-	}
-	out = append(out, styles.Faint+"╰"+strings.Repeat("─", inner+2)+"╯"+styles.Reset)
+	section("Mouse", mouse)
 	return out
 }
 
-// overlayHelp draws the help box centred over lines, each width cells.
-func overlayHelp(lines []string, width int, help [][2]string) {
-	box := helpBox(width, len(lines), help)
-	if len(box) == 0 {
-		return
+// helpLine is a help line that is not a key (what is typed, the mouse).
+// The help draws only bindings that have keys, so it gets one no key
+// press can be: the line's own words.
+func helpLine(l [2]string) key.Binding {
+	return key.NewBinding(key.WithKeys("help line: "+l[0]), key.WithHelp(l[0], l[1]))
+}
+
+// helpBody lays the help's sections out in width×height cells: in columns
+// side by side when they fit, else one under the other (and the help
+// scrolls).
+func helpBody(km keyMap, width, height int) []string {
+	blocks := helpBlocks(km)
+	var cols [][]string
+	var cur []string
+	for _, b := range blocks {
+		need := len(b)
+		if len(cur) > 0 {
+			need++ // a blank line between sections
+		}
+		if len(cur) > 0 && len(cur)+need > height {
+			cols, cur = append(cols, cur), nil
+			need = len(b)
+		}
+		if len(cur) > 0 {
+			cur = append(cur, "")
+		}
+		cur = append(cur, b...)
 	}
-	bw := ansi.StringWidth(box[0])
-	x := (width - bw) / 2
-	y := (len(lines) - len(box)) / 2
-	for i, b := range box {
-		l := lines[y+i]
-		lines[y+i] = ansi.Cut(l, 0, x) + styles.Reset + b + ansi.Cut(l, x+bw, width) + styles.Reset
+	if len(cur) > 0 {
+		cols = append(cols, cur)
 	}
+	const gap = 4
+	total := -gap
+	for _, c := range cols {
+		total += gap + lipgloss.Width(strings.Join(c, "\n"))
+	}
+	if len(cols) > 1 && total <= width {
+		parts := make([]string, 0, 2*len(cols))
+		for i, c := range cols {
+			if i > 0 {
+				parts = append(parts, strings.Repeat(" ", gap))
+			}
+			parts = append(parts, strings.Join(c, "\n"))
+		}
+		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	}
+	var one []string
+	for i, b := range blocks {
+		if i > 0 {
+			one = append(one, "")
+		}
+		one = append(one, b...)
+	}
+	return one
+}
+
+// overlayHelp draws the help of key map km over lines, each width cells,
+// scrolled by scroll lines when it does not fit.
+func overlayHelp(lines []string, width int, km keyMap, scroll int) {
+	rows := len(lines) - 2
+	body := helpBody(km, max(1, width-4), rows)
+	title := "Keys · " + km.name
+	if len(body) > rows && rows > 0 {
+		scroll = max(0, min(scroll, len(body)-rows))
+		body = body[scroll : scroll+rows]
+		title += " · ↑/↓ scroll"
+	}
+	overlayBox(lines, width, styles.Box(title, body, width, styles.HelpBorder))
 }

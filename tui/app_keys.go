@@ -1,142 +1,17 @@
 package tui
 
-// This file holds what keys and the mouse do on the App.
+// This file holds what the mouse does on the App, and the actions of
+// the keys that are more than a line.
 
 import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/computer"
-	"github.com/agentwatch/agentwatch/tui/search"
 )
 
 // wheelRows is how far one wheel notch scrolls the transcript.
 const wheelRows = 3
-
-// key handles one key press.
-func (a *App) key(k tea.KeyPressMsg) tea.Cmd {
-	if a.help {
-		switch k.String() {
-		case "q", "ctrl+c":
-			return tea.Quit
-		case "esc", "?":
-			a.help = false
-		}
-		return nil
-	}
-	a.note = ""
-	if a.search.asking != inputNone {
-		return a.inputKey(k)
-	}
-	if a.mode == modeSession {
-		if cmd, ok := a.agentKey(k); ok {
-			return cmd
-		}
-	}
-	if k.String() == "esc" && (a.searching() || a.filtering()) && a.screen() == screenThread {
-		a.clearSearch()
-		a.setFilter(search.Filter{})
-		return nil
-	}
-	if a.mode == modeThreads {
-		if cmd, ok := a.threadKey(k); ok {
-			return cmd
-		}
-	}
-	if a.mode == modeReplay {
-		if cmd, ok := a.replayKey(k); ok {
-			return cmd
-		}
-	}
-	if a.showRuns && a.focus == focusPanel {
-		if a.runTreeKey(k) {
-			return nil
-		}
-	}
-	switch k.String() {
-	case "q", "ctrl+c":
-		return tea.Quit
-	case "?":
-		a.help = true
-	case "p":
-		a.showPlan = !a.showPlan && a.plan() != nil
-		if a.showPlan {
-			a.hidePanel, a.showRuns = false, false
-		}
-	case "t":
-		a.toggleRunTree()
-	case "c":
-		a.hidePanel = !a.hidePanel
-		if a.hidePanel {
-			a.zoom = false
-			a.focus = focusTranscript
-		}
-	case "[":
-		a.runStep(-1)
-	case "]":
-		a.runStep(1)
-	case "enter":
-		a.openAtTranscript()
-	case "left", "h":
-		a.stopPlay()
-		a.selectStep(a.shownBy(a.selected, -1))
-	case "right", "l":
-		a.stopPlay()
-		a.selectStep(a.shownBy(a.selected, 1))
-	case "home":
-		a.stopPlay()
-		a.selectStep(a.firstShown())
-	case "end", "L":
-		a.backToLive()
-	case "space", " ":
-		return a.togglePlay()
-	case "up", "k":
-		a.moveInPane(-1)
-	case "down", "j":
-		a.moveInPane(1)
-	case "pgup":
-		a.moveInPane(-max(1, a.paneRows()-1))
-	case "pgdown":
-		a.moveInPane(max(1, a.paneRows()-1))
-	case "ctrl+u":
-		a.moveInPane(-max(1, a.paneRows()/2))
-	case "ctrl+d":
-		a.moveInPane(max(1, a.paneRows()/2))
-	case "g":
-		a.moveToEnd(false)
-	case "G":
-		a.moveToEnd(true)
-	case "tab":
-		return a.cycleFocus(1)
-	case "shift+tab":
-		return a.cycleFocus(-1)
-	case "z":
-		a.toggleZoom()
-	case "/":
-		return a.openInput(inputSearch)
-	case "f":
-		if a.mode != modeReplay {
-			return a.openInput(inputFilter)
-		}
-	case "n":
-		return a.nextHit(1)
-	case "N":
-		return a.nextHit(-1)
-	case "e":
-		a.failedBy(1)
-	case "E":
-		a.failedBy(-1)
-	case "v":
-		a.hidePanel = false
-		// Switch to the layout not shown now, whatever auto would choose.
-		if a.sideBySide() {
-			a.layout = LayoutSheet
-		} else {
-			a.layout = LayoutSide
-		}
-	}
-	return nil
-}
 
 // wheel scrolls the pane under the mouse a notch: the computer's view,
 // or the transcript.
@@ -268,4 +143,57 @@ func (a *App) itemBySeq(seq uint64) *model.Item {
 		}
 	}
 	return nil
+}
+
+// stepBy selects the shown step dir steps after (before, when negative)
+// the selected one.
+func (a *App) stepBy(dir int) {
+	a.stopPlay()
+	a.selectStep(a.shownBy(a.selected, dir))
+}
+
+// toggleComputer hides or shows the computer; hidden, the transcript has
+// the screen and the focus.
+func (a *App) toggleComputer() {
+	a.hidePanel = !a.hidePanel
+	if a.hidePanel {
+		a.zoom = false
+		a.focus = focusTranscript
+	}
+}
+
+// toggleLayout switches to the layout not shown now, whatever auto would
+// choose.
+func (a *App) toggleLayout() {
+	a.hidePanel = false
+	if a.sideBySide() {
+		a.layout = LayoutSheet
+	} else {
+		a.layout = LayoutSide
+	}
+}
+
+// togglePlan shows the agent's plan in the computer, or the step again.
+func (a *App) togglePlan() {
+	a.showPlan = !a.showPlan && a.plan() != nil
+	if a.showPlan {
+		a.hidePanel, a.showRuns = false, false
+		a.panelScroll = 0
+	}
+}
+
+// clearOrBack clears the search and the filter when either is in force,
+// else goes back to the thread list of a source of many threads.
+func (a *App) clearOrBack() {
+	if a.searching() || a.filtering() {
+		a.clearSearch()
+		a.setFilter(clearFilter)
+		return
+	}
+	if a.manyThreadsLive() {
+		tv := a.threads
+		tv.chosen, tv.listing = true, true
+		a.refreshList()
+		a.selectListRow(tv.cur)
+	}
 }

@@ -34,7 +34,7 @@ func (a *App) relayout() {
 	lines := a.frame
 	if a.screen() == screenList {
 		lines = append(lines, a.listScreen(w, rows)...)
-		lines = append(lines, render.Pad(styles.Faint+ansi.Truncate(listFooter, w, "…")+styles.Reset, w))
+		lines = append(lines, a.footerLine(w))
 		a.frame = lines
 		return
 	}
@@ -60,21 +60,10 @@ func (a *App) relayout() {
 	if searchLine != "" {
 		lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
 	}
-	footer := appFooter
-	switch {
-	case a.manyThreadsLive():
-		footer = threadFooter
-	case a.mode == modeReplay:
-		footer = replayFooter
-	case a.mode == modeSession:
-		footer = agentFooter
+	if a.mode == modeSession {
 		lines = append(lines, a.agentLines(w)...)
 	}
-	footer = styles.Faint + footer + styles.Reset
-	if a.note != "" {
-		footer = styles.Bold + Plain(a.note) + styles.Reset + "  " + footer
-	}
-	lines = append(lines, render.Pad(ansi.Truncate(footer, w, "…"), w))
+	lines = append(lines, a.footerLine(w))
 	if len(lines) > h {
 		lines = lines[len(lines)-h:]
 	}

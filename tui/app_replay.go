@@ -108,42 +108,6 @@ func (a *App) replayed(act func() error) tea.Cmd {
 // seekErr adapts the player's seek methods to replayed.
 func seekErr(_ bool, err error) error { return err }
 
-// replayKey handles a key in replay mode; ok is false for keys it leaves to
-// the ordinary handling.
-func (a *App) replayKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	p := a.replay.player
-	switch s := k.String(); s {
-	case "space", " ":
-		return a.replayed(p.Toggle), true
-	case "+", "=":
-		p.Faster()
-		return a.flash(computer.SpeedText(p.Speed())), true
-	case "-", "_":
-		p.Slower()
-		return a.flash(computer.SpeedText(p.Speed())), true
-	case ".":
-		return a.replayed(func() error { return seekErr(p.StepEvent(1)) }), true
-	case ",":
-		return a.replayed(func() error { return seekErr(p.StepEvent(-1)) }), true
-	case "right", "l":
-		return a.replayed(func() error { return seekErr(p.NextStep(1)) }), true
-	case "left", "h":
-		return a.replayed(func() error { return seekErr(p.NextStep(-1)) }), true
-	case "]":
-		return a.replayed(func() error { return seekErr(p.NextRun(1)) }), true
-	case "[":
-		return a.replayed(func() error { return seekErr(p.NextRun(-1)) }), true
-	case "home":
-		return a.replayed(func() error { return seekErr(p.Seek(0)) }), true
-	case "end", "L":
-		return a.replayed(func() error { return seekErr(p.Seek(p.Len())) }), true
-	case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
-		pct := float64(s[0]-'0') * 10
-		return a.replayed(func() error { return seekErr(p.SeekPercent(pct)) }), true
-	}
-	return nil, false
-}
-
 // flash shows note in the replay bar for a moment.
 func (a *App) flash(note string) tea.Cmd {
 	a.replay.flashNote = note

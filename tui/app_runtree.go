@@ -4,8 +4,6 @@ package tui
 // parentRunId, a branch drawn as a branch; choosing a run jumps to it.
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/runtree"
 )
@@ -33,22 +31,6 @@ func (a *App) runTreeView(w, h int) []string {
 	rows := runtree.Rows(a.fold.Runs(), a.fold.Steps())
 	a.runCursor = max(0, min(a.runCursor, len(rows)-1))
 	return runtree.Lines(rows, a.runCursor, w, h)
-}
-
-// runTreeKey moves through the run tree while the panel has focus; Enter
-// jumps to the chosen run. ok is false for keys it leaves to the rest.
-func (a *App) runTreeKey(k tea.KeyPressMsg) bool {
-	switch k.String() {
-	case "up", "k":
-		a.runCursor = max(0, a.runCursor-1)
-	case "down", "j":
-		a.runCursor = min(len(a.fold.Runs())-1, a.runCursor+1)
-	case "enter":
-		a.jumpToRun(a.runCursor)
-	default:
-		return false
-	}
-	return true
 }
 
 // runTreeClick jumps to the run drawn at line of the run tree.

@@ -89,36 +89,31 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 	return s.input.Focus()
 }
 
-// inputKey handles a key while the input line is open.
-func (a *App) inputKey(k tea.KeyPressMsg) tea.Cmd {
+// confirmInput applies the filter typed, or keeps the search typed.
+func (a *App) confirmInput() tea.Cmd {
 	s := &a.search
-	switch k.String() {
-	case "ctrl+c":
-		return tea.Quit
-	case "esc":
-		if s.asking == inputSearch {
-			a.clearSearch()
-		}
-		a.closeInput()
-		return nil
-	case "enter":
-		if s.asking == inputFilter {
-			f, err := search.ParseFilter(s.input.Value())
-			if err != nil {
-				s.err = err.Error()
-				return nil
-			}
-			a.setFilter(f)
-			a.closeInput()
-			a.searchStale()
+	if s.asking == inputFilter {
+		f, err := search.ParseFilter(s.input.Value())
+		if err != nil {
+			s.err = err.Error()
 			return nil
 		}
+		a.setFilter(f)
 		a.closeInput()
-		if s.m.Query() != s.input.Value() || s.stale {
-			a.runSearch(s.input.Value())
-		}
+		a.searchStale()
 		return nil
 	}
+	a.closeInput()
+	if s.m.Query() != s.input.Value() || s.stale {
+		a.runSearch(s.input.Value())
+	}
+	return nil
+}
+
+// typeInput edits the input line; a search is run as it is typed (once
+// typing pauses, on a big thread).
+func (a *App) typeInput(k tea.KeyPressMsg) tea.Cmd {
+	s := &a.search
 	before := s.input.Value()
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(k)

@@ -49,29 +49,30 @@ func (a *App) runStep(dir int) {
 }
 
 // openAtTranscript opens the row under the transcript's cursor: a tool
-// call or a computer card selects its step and shows the computer, a
-// collapsed thought unfolds (and folds again). With the panel focused it
-// only shows the computer.
-func (a *App) openAtTranscript() {
+// call or a computer card selects its step (a replay goes to it) and shows
+// the computer, a collapsed thought unfolds (and folds again). With the
+// panel focused it only shows the computer.
+func (a *App) openAtTranscript() tea.Cmd {
 	if a.focus != focusTranscript {
 		a.hidePanel = false
-		return
+		return nil
 	}
 	if step, ok := a.transcript.CursorStep(); ok && step < len(a.fold.Steps()) {
 		a.hidePanel = false
 		if step != a.selected {
 			a.stopPlay()
-			a.selectStep(step)
+			return a.goToStep(step)
 		}
-		return
+		return nil
 	}
 	if seq, ok := a.transcript.CursorItem(); ok {
 		if it := a.itemBySeq(seq); it != nil && it.Kind == model.ItemReasoning {
 			a.transcript.ToggleExpanded(seq)
-			return
+			return nil
 		}
 	}
 	a.hidePanel = false
+	return nil
 }
 
 // moveCursor moves the transcript's cursor rows rows and selects the step

@@ -516,8 +516,13 @@ func TestAppHelp(t *testing.T) {
 		}
 		checkScreen(t, d.screen(), sz[0], sz[1])
 		if sz[0] >= 60 {
+			// Every page of the help, scrolled with ↓ where it does not fit.
 			s := d.plain()
-			for _, want := range []string{"Help", "h/l", "Home/End", "space", "tab", "Enter", "[ / ]", "PgUp/PgDn", "drag", "wheel", "quit"} {
+			for range 60 {
+				d.press("down")
+				s += d.plain()
+			}
+			for _, want := range []string{"Keys · live", "h/l", "Home", "End / L", "space", "tab", "Enter", "[ / ]", "PgUp/PgDn", "drag", "wheel", "quit"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("%v: help lacks %q", sz, want)
 				}

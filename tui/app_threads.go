@@ -26,8 +26,7 @@ import (
 const (
 	// activeFor is how long after its last records a thread counts as
 	// active (its live mark in the list) while the source is live.
-	activeFor  = 10 * time.Second
-	listFooter = "↑/↓ choose  Enter open  F follow newest  ? help  q quit"
+	activeFor = 10 * time.Second
 )
 
 // threadsView is the App's state for a source of many threads.
@@ -273,73 +272,6 @@ func (a *App) activeAt(th *fold.Thread, now time.Time) bool {
 	return age < activeFor && age > -activeFor
 }
 
-// threadKey handles the keys of thread mode that are about threads; ok is
-// false for the keys it leaves to the rest.
-func (a *App) threadKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	tv := a.threads
-	if tv.listing {
-		return a.listKey(k), true
-	}
-	switch k.String() {
-	case "esc", "backspace":
-		if tv.set.Len() > 1 {
-			tv.chosen, tv.listing = true, true
-			a.refreshList()
-			a.selectListRow(tv.cur)
-			return nil, true
-		}
-	case "{":
-		a.stepThread(-1)
-		return nil, true
-	case "}":
-		a.stepThread(1)
-		return nil, true
-	case "F":
-		tv.follow = !tv.follow
-		return nil, true
-	}
-	return nil, false
-}
-
-// listKey handles a key on the thread list.
-func (a *App) listKey(k tea.KeyPressMsg) tea.Cmd {
-	tv := a.threads
-	switch k.String() {
-	case "q", "ctrl+c", "?", "F", "esc":
-	default:
-		tv.moved = true
-	}
-	switch k.String() {
-	case "q", "ctrl+c":
-		return tea.Quit
-	case "?":
-		a.help = true
-	case "up", "k":
-		tv.list.Move(-1)
-	case "down", "j":
-		tv.list.Move(1)
-	case "pgup":
-		tv.list.Move(-tv.list.PageSize())
-	case "pgdown":
-		tv.list.Move(tv.list.PageSize())
-	case "home", "g":
-		tv.list.Select(0)
-	case "end", "G":
-		tv.list.Select(len(tv.order) - 1)
-	case "enter", "right", "l":
-		if i := tv.list.Selected(); i >= 0 && i < len(tv.order) {
-			a.switchThread(tv.order[i])
-		}
-	case "esc":
-		if tv.cur != nil {
-			a.switchThread(tv.cur)
-		}
-	case "F":
-		tv.follow = !tv.follow
-	}
-	return nil
-}
-
 // stepThread opens the thread before (-1) or after (+1) the one on screen
 // in the list's order.
 func (a *App) stepThread(dir int) {
@@ -438,4 +370,27 @@ func threadName(th *fold.Thread) string {
 		s += " “" + ansi.Truncate(strings.Join(strings.Fields(Plain(t)), " "), 40, "…") + "”"
 	}
 	return s
+}
+
+// listMove moves the list's selection by delta rows; from then on the
+// list no longer keeps the newest activity selected by itself.
+func (a *App) listMove(delta int) {
+	a.threads.moved = true
+	a.threads.list.Move(delta)
+}
+
+// openListed opens the thread selected in the list.
+func (a *App) openListed() {
+	tv := a.threads
+	tv.moved = true
+	if i := tv.list.Selected(); i >= 0 && i < len(tv.order) {
+		a.switchThread(tv.order[i])
+	}
+}
+
+// backFromList goes back to the thread shown last.
+func (a *App) backFromList() {
+	if tv := a.threads; tv.cur != nil {
+		a.switchThread(tv.cur)
+	}
 }

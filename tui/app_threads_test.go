@@ -290,7 +290,7 @@ func TestThreadsAppOpensOn(t *testing.T) {
 			}
 			s := ansi.Strip(d.screen(t))
 			if tc.threads == 1 {
-				if d.threads.listing || !strings.HasPrefix(s, "─ transcript") || !strings.Contains(s, appFooter) {
+				if d.threads.listing || !strings.HasPrefix(s, "─ transcript") || !strings.Contains(s, "? help") {
 					t.Fatalf("one thread does not open into its transcript:\n%s", s)
 				}
 				if strings.Contains(titleBar(d.App), "thread ") {

@@ -17,9 +17,6 @@ import (
 )
 
 const (
-	appFooter      = "←/→ step  space play  L live  c computer  v layout  ↑/↓ scroll  ? help  q quit"
-	threadFooter   = "esc threads  {/} thread  ←/→ step  t runs  space play  L live  ? help  q quit"
-	replayFooter   = "space pause  +/- speed  ./, event  ←/→ step  [/] run  0–9 seek  c computer  ? help  q quit"
 	appWaiting     = "waiting for the agent's first step…"
 	appLiveMark    = "● LIVE"
 	appWatchMark   = "◌ watching"
@@ -103,15 +100,11 @@ func (a *App) draw() string {
 		return ""
 	}
 	lines := slices.Clone(a.frame)
-	if a.screen() == screenList {
-		if a.help {
-			overlayHelp(lines, a.width, helpFor(false, true, true))
-		}
-		return strings.Join(lines, "\n")
+	if a.screen() == screenThread {
+		a.overlayPermission(lines, a.width)
 	}
-	a.overlayPermission(lines, a.width)
 	if a.help {
-		overlayHelp(lines, a.width, helpFor(a.mode == modeReplay, a.manyThreads(), false))
+		overlayHelp(lines, a.width, a.screenKeys(), a.helpScroll)
 	}
 	return strings.Join(lines, "\n")
 }

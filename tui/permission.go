@@ -12,7 +12,6 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources/acpconn"
 	"github.com/agentwatch/agentwatch/tui/computer"
-	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
@@ -75,13 +74,13 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 		if k := kindKeys[o.Kind]; k != "" {
 			key += "/" + k
 		}
-		sgr := "\x1b[32m"
+		name := styles.Allow.Render(Plain(o.Name))
 		if strings.HasPrefix(o.Kind, "reject") {
-			sgr = "\x1b[31m"
+			name = styles.Reject.Render(Plain(o.Name))
 		}
-		opts = append(opts, sgrHelp+"["+key+"]"+styles.Reset+" "+sgr+Plain(o.Name)+styles.Reset)
+		opts = append(opts, styles.HelpKey.Render("["+key+"]")+" "+name)
 	}
-	opts = append(opts, sgrHelp+"[esc]"+styles.Reset+" cancel")
+	opts = append(opts, styles.HelpKey.Render("[esc]")+" cancel")
 	optLines := wrapParts(opts, inner)
 	viewH := maxH - 2 - len(body) - 1 - len(optLines)
 	if step != nil && viewH >= 3 {
@@ -99,15 +98,7 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 	if len(body) > maxH-2 {
 		body = body[len(body)-(maxH-2):]
 	}
-	out := make([]string, 0, len(body)+2)
-	top := "╭─ Permission "
-	top += strings.Repeat("─", max(0, inner+3-ansi.StringWidth(top)))
-	out = append(out, "\x1b[1;33m"+top+"╮"+styles.Reset)
-	for _, s := range body {
-		out = append(out, "\x1b[1;33m│"+styles.Reset+" "+render.Pad(s, inner)+styles.Reset+" \x1b[1;33m│"+styles.Reset)
-	}
-	out = append(out, "\x1b[1;33m╰"+strings.Repeat("─", inner+2)+"╯"+styles.Reset)
-	return out
+	return styles.Frame("Permission", "", body, inner+4, styles.DialogBorder)
 }
 
 // wrapParts lays parts out on lines of at most width cells, two spaces apart.

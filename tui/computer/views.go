@@ -36,10 +36,7 @@ const (
 // agent's title stands in: as the command when it is one code span
 // ("`go test`", as agents title a shell call), else as a heading.
 func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []string {
-	cmd := a.str("command", "cmd", "script")
-	if cmd == "" {
-		cmd = s.Location
-	}
+	cmd := commandOf(s, a)
 	heading := ""
 	if cmd == "" {
 		if t := strings.TrimSpace(s.Title); len(t) > 2 && t[0] == '`' && t[len(t)-1] == '`' && strings.Count(t, "`") == 2 {
@@ -73,6 +70,23 @@ func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []str
 		}
 	}
 	return lines
+}
+
+// Command is the command line an execute step ran, as its view shows it
+// after "$ " ("" when neither its arguments nor its location say).
+func Command(s *model.Step) string {
+	if s == nil {
+		return ""
+	}
+	return commandOf(s, parseArgs(s.ArgsJSON))
+}
+
+// commandOf is the command of s whose arguments are a.
+func commandOf(s *model.Step, a stepArgs) string {
+	if cmd := a.str("command", "cmd", "script"); cmd != "" {
+		return cmd
+	}
+	return s.Location
 }
 
 // editView is the diff of an edit, with the tool's one-line summary under
