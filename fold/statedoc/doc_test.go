@@ -226,3 +226,29 @@ func FuzzLikeTheLibrary(f *testing.F) {
 		checkPatch(t, &d, patch) // again, on the document decoded
 	})
 }
+
+// TestDecodedSize: a decoded state stays within ten times the size of its
+// JSON (a list of small objects, the common shape of a big state).
+func TestDecodedSize(t *testing.T) {
+	var parts []string
+	for i := range 100_000 {
+		parts = append(parts, fmt.Sprintf(`{"id":%d,"name":"item %d","done":false}`, i, i))
+	}
+	src := `{"items":[` + strings.Join(parts, ",") + `]}`
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	d := statedoc.New(jsontext.Value(src))
+	apply(t, &d, `[{"op":"add","path":"/items/-","value":{"id":-1}}]`) // decodes it
+	size := float64(heap()-before) / float64(len(src))
+	runtime.KeepAlive(&d)
+	t.Logf("decoded: %.1f times the JSON", size)
+	if size > 10 {
+		t.Errorf("a decoded state takes %.1f times its JSON", size)
+	}
+}

@@ -148,7 +148,7 @@ func readOp(dec *jsontext.Decoder, gen uint64) (op, bool) {
 				o.from, hasFrom = tok.String(), true
 			}
 		case "value":
-			v, h, err := readNode(dec, gen, 0)
+			v, h, err := (&reader{d: dec, gen: gen}).value(0)
 			if err != nil {
 				return o, false
 			}
