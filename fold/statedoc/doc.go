@@ -7,10 +7,11 @@
 // patches took 24 s, and a patch 9,000 levels deep 2.4 s and 794 MB. Here a
 // patch costs what its operations touch. The results and error messages
 // are still the library's (github.com/evanphx/json-patch/v5, with the
-// options agui.ApplyPatch sets), member order included; the few
-// operations this package does not do itself — a path of "" or one that
-// does not start with "/", an empty name at the end of a path or on the
-// top-level container, and comparisons the library answers by panicking —
+// options agui.ApplyPatch sets), member order and its quirks included, down
+// to the message of the panic it recovers from when a test compares arrays
+// holding null. The few patches this package does not do itself — a path
+// of "" or one that does not start with "/", an empty name at the end of a
+// path or on the top-level container, a state that is no object or array —
 // are handed to the library on the encoded document, as before.
 //
 // A Doc is shared copy-on-write: after Share, neither the Doc nor the
@@ -134,6 +135,7 @@ type DepthError struct {
 	Depth int
 }
 
+// Error says how deep the state would have been, and the limit.
 func (e *DepthError) Error() string {
 	return fmt.Sprintf("the state would be nested %d levels deep; agentwatch keeps state up to %d levels", e.Depth, agui.MaxDepth)
 }
