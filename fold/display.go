@@ -288,9 +288,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	case *agui.ReasoningMessageContent:
 		d.appendText(c, e.MessageID, e.Delta)
 	case *agui.TextMessageEnd:
-		d.closeMessage(c, e.MessageID)
+		d.closeMessage(c, e.MessageID, &f.Reduce)
 	case *agui.ReasoningMessageEnd:
-		d.closeMessage(c, e.MessageID)
+		d.closeMessage(c, e.MessageID, &f.Reduce)
 	case *agui.ToolCallStart:
 		d.startStep(c, f, e, kinds, sub)
 	case *agui.ToolCallArgs:
@@ -299,8 +299,13 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			d.touchStep(c, s)
 		}
 	case *agui.ToolCallEnd:
-		d.args.end(e.ToolCallID)
-		if s := d.step(e.ToolCallID); s != nil {
+		s := d.step(e.ToolCallID)
+		if s == nil {
+			d.args.end(e.ToolCallID)
+		} else {
+			s.Args = d.args.done(e.ToolCallID, s.Args)
+		}
+		if s != nil {
 			d.argsDone(s, kinds)
 			if s.Status == model.StatusPending {
 				s.Status = model.StatusRunning
@@ -417,9 +422,14 @@ func (d *displayState) appendText(c *ctx, id, delta string) {
 	}
 }
 
-func (d *displayState) closeMessage(c *ctx, id string) {
+func (d *displayState) closeMessage(c *ctx, id string, r *reduceState) {
 	if it := d.item(keyMsg(id)); it != nil && it.Kind != model.ItemActivity && it.Status == model.StatusOpen {
-		d.text.end(it.Seq)
+		if t, ok := r.sameText(id, it.Text); ok {
+			d.text.end(it.Seq)
+			it.Text = t
+		} else {
+			it.Text = d.text.done(it.Seq, it.Text)
+		}
 		it.Status = model.StatusCompleted
 		touch(c, it)
 	}

@@ -228,6 +228,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 			warn("TOOL_CALL_END: No tool call found with ID '%s'", e.ToolCallID)
 		default:
 			mergeInto(&tc.Metadata, b)
+			tc.Function.Arguments = r.args.done(e.ToolCallID, tc.Function.Arguments)
 		}
 		r.args.end(e.ToolCallID)
 	case *agui.ToolCallResult:
@@ -355,6 +356,9 @@ func (r *reduceState) closeMessage(id string, b *agui.Base, typ, kind string, wa
 	if m.Role == agui.RoleActivity {
 		warn("%s: Message '%s' is an activity message — message ids must be unique across activity and %s messages", typ, id, kind)
 		return
+	}
+	if m.Content.Present && !m.Content.IsParts && m.Content.Object == nil {
+		m.Content.Text = r.text.done(id, m.Content.Text)
 	}
 	r.text.end(id)
 	mergeInto(&m.Metadata, b)

@@ -50,3 +50,30 @@ func (s *textStreams[K]) append(k K, cur, delta string) string {
 
 // end forgets stream k: its text is complete.
 func (s *textStreams[K]) end(k K) { delete(s.open, k) }
+
+// done forgets stream k, whose field holds cur, and returns what the field
+// should hold from now on: cur itself, or a copy of it without the room the
+// builder grew for more deltas (up to as much again as the text), which a
+// finished text would otherwise keep for as long as the fold keeps it.
+func (s *textStreams[K]) done(k K, cur string) string {
+	b := s.open[k]
+	delete(s.open, k)
+	if b == nil || b.String() != cur || b.Cap()-len(cur) <= len(cur)/8+64 {
+		return cur
+	}
+	return strings.Clone(cur)
+}
+
+// sameText returns the text of message id's content, and true, when it
+// equals text: the transcript's copy of a finished message then shares the
+// conversation's, instead of the fold keeping every message twice.
+func (r *reduceState) sameText(id, text string) (string, bool) {
+	if !r.byID.ready() {
+		return "", false
+	}
+	m := r.byID.get(id)
+	if m == nil || !m.Content.Present || m.Content.IsParts || m.Content.Object != nil || m.Content.Text != text {
+		return "", false
+	}
+	return m.Content.Text, true
+}
