@@ -78,9 +78,9 @@ func (a *App) agentLines(w int) []string {
 	var parts []string
 	switch {
 	case g.cancelling:
-		parts = append(parts, "\x1b[1;33m◌ cancelling…"+styles.Reset)
+		parts = append(parts, styles.Attention+"◌ cancelling…"+styles.Reset)
 	case g.busy:
-		parts = append(parts, "\x1b[1;32m● working"+styles.Reset+styles.Faint+" (esc cancels)"+styles.Reset)
+		parts = append(parts, styles.Live+"● working"+styles.Reset+styles.Faint+" (esc cancels)"+styles.Reset)
 	case g.last != "":
 		parts = append(parts, "turn ended: "+Plain(g.last))
 	default:
@@ -202,7 +202,7 @@ func (a *App) overlayPermission(lines []string, w int) {
 			step = s
 		}
 	}
-	overlayBox(lines, w, permissionBox(req, step, w, len(lines)))
+	overlay(lines, w, permissionBox(req, step, w, len(lines)))
 }
 
 // answerPermission answers the first waiting permission request with the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // longOutputLog is a log of one run whose third step ran a command that
@@ -79,7 +80,7 @@ func TestFocusCyclesAndRoutesKeys(t *testing.T) {
 	if d.focus != focusPanel {
 		t.Fatalf("tab: focus on %v", d.focus)
 	}
-	if !strings.Contains(d.frame[d.geo.panel.y-1], sgrTitleFocus) {
+	if !strings.Contains(d.frame[d.geo.panel.y-1], styles.TitleFocus) {
 		t.Error("the focused computer's title is not drawn as focused")
 	}
 	d.press("tab")

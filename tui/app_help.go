@@ -147,5 +147,5 @@ func overlayHelp(lines []string, width int, km keyMap, scroll int) {
 		body = body[scroll : scroll+rows]
 		title += " · ↑/↓ scroll"
 	}
-	overlayBox(lines, width, styles.Box(title, body, width, styles.HelpBorder))
+	overlay(lines, width, styles.Box(title, body, width, styles.HelpBorder))
 }

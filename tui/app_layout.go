@@ -232,11 +232,11 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 	prefix, mark, cells := "", "", 0
 	switch {
 	case a.live():
-		mark, prefix = appLiveMark, sgrLive+appLiveMark+styles.Reset+"  "
+		mark, prefix = appLiveMark, styles.Live+appLiveMark+styles.Reset+"  "
 	case a.watching():
-		mark, prefix = appWatchMark, sgrWatch+appWatchMark+styles.Reset+"  "
+		mark, prefix = appWatchMark, styles.Faint+appWatchMark+styles.Reset+"  "
 	case !a.done:
-		mark, prefix = appBackMark, sgrBack+appBackMark+styles.Reset+"  "
+		mark, prefix = appBackMark, styles.Attention+appBackMark+styles.Reset+"  "
 	}
 	if mark != "" {
 		cells = ansi.StringWidth(mark) + 2

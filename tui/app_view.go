@@ -17,17 +17,12 @@ import (
 )
 
 const (
-	appWaiting     = "waiting for the agent's first step…"
-	appLiveMark    = "● LIVE"
-	appWatchMark   = "◌ watching"
-	appBackMark    = "⏭ Back to live"
-	appSideShare   = 45 // percent of the width the transcript gets side by side
-	appSheetShare  = 55 // percent of the rows the bottom sheet covers
-	sgrLive        = "\x1b[1;32m"
-	sgrBack        = "\x1b[1;33m"
-	sgrWatch       = "\x1b[2m"
-	sgrTitleFocus  = "\x1b[1;36m"
-	sgrTitleNormal = "\x1b[2m"
+	appWaiting    = "waiting for the agent's first step…"
+	appLiveMark   = "● LIVE"
+	appWatchMark  = "◌ watching"
+	appBackMark   = "⏭ Back to live"
+	appSideShare  = 45 // percent of the width the transcript gets side by side
+	appSheetShare = 55 // percent of the rows the bottom sheet covers
 )
 
 // rect is a screen area in cells.
@@ -111,9 +106,9 @@ func (a *App) draw() string {
 
 // titleLine is a pane's title bar, bright when the pane has focus.
 func titleLine(title string, focused bool, width int) string {
-	sgr := sgrTitleNormal
+	sgr := styles.TitleNormal
 	if focused {
-		sgr = sgrTitleFocus
+		sgr = styles.TitleFocus
 	}
 	text := "─ " + Plain(title) + " "
 	n := ansi.StringWidth(text)
@@ -130,4 +125,22 @@ func centreLine(text string, cells, width int) string {
 	}
 	left := (width - cells) / 2
 	return render.Pad(strings.Repeat(" ", left)+text, width)
+}
+
+// overlay draws box (a styles.Box or Frame) centred over lines, each
+// width cells: the help and the dialogs are put on the screen by it.
+func overlay(lines []string, width int, box []string) {
+	if len(box) == 0 || len(box) > len(lines) {
+		return
+	}
+	bw := ansi.StringWidth(box[0])
+	if bw > width {
+		return
+	}
+	x := (width - bw) / 2
+	y := (len(lines) - len(box)) / 2
+	for i, b := range box {
+		l := lines[y+i]
+		lines[y+i] = ansi.Cut(l, 0, x) + styles.Reset + b + ansi.Cut(l, x+bw, width) + styles.Reset
+	}
 }

@@ -123,20 +123,3 @@ func wrapParts(parts []string, width int) []string {
 	}
 	return lines
 }
-
-// overlayBox draws box centred over lines, each width cells.
-func overlayBox(lines []string, width int, box []string) {
-	if len(box) == 0 || len(box) > len(lines) {
-		return
-	}
-	bw := ansi.StringWidth(box[0])
-	if bw > width {
-		return
-	}
-	x := (width - bw) / 2
-	y := (len(lines) - len(box)) / 2
-	for i, b := range box {
-		l := lines[y+i]
-		lines[y+i] = ansi.Cut(l, 0, x) + styles.Reset + b + ansi.Cut(l, x+bw, width) + styles.Reset
-	}
-}

@@ -15,7 +15,7 @@ func jsonView(s *model.Step, a stepArgs, width, height int) []string {
 	box := render.NewLineBox(width, height)
 	sgr := styles.Bold
 	if s.Status == model.StatusFailed {
-		sgr = sgrFailed
+		sgr = styles.Failed
 	}
 	box.Add(render.Styled(stepSummary(s, a), sgr, width))
 

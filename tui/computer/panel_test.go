@@ -87,7 +87,7 @@ func TestPanelGolden(t *testing.T) {
 		model.CategoryExecute:    {"$ gotestsum --format testname ./...", "FAIL", "failed", "exit 1"},
 		model.CategoryRead:       {" 1 .PHONY: test", " 5 test-go:"},
 		model.CategoryEdit:       {"+++ b/internal/schedule/length.go", "@@ -22,21 +22,11 @@", "… 8 more lines"},
-		model.CategorySearch:     {"⌕ ParseLength in .", "cmd/tempo-server/main.go:58:", sgrMatch + "ParseLength" + styles.Reset},
+		model.CategorySearch:     {"⌕ ParseLength in .", "cmd/tempo-server/main.go:58:", styles.Found + "ParseLength" + styles.Reset},
 		model.CategoryThink:      {"Fix plan:", "1. ParseLength"},
 		model.CategoryFetch:      {"https://pkg.go.dev/time#ParseDuration", "▀", "ParseDuration parses"},
 		model.CategoryDelete:     {"Deleted internal/schedule/length_old.go", "arguments", "\x1b[34m" + `"path"` + styles.Reset, "Deleted internal/schedule/length_old.go (19 lines)."},
@@ -237,9 +237,9 @@ func TestPanelSearchHighlight(t *testing.T) {
 	checkPanel(t, lines, 40, 10)
 	want := []string{
 		"⌕ foo|bar",
-		sgrMatchPath + "a.go" + styles.Reset + ":" + styles.GreenFg + "3" + styles.Reset + ":x := " + sgrMatch + "Foo" + styles.Reset + "(" + sgrMatch + "bar" + styles.Reset + ")",
-		"plain " + sgrMatch + "FOO" + styles.Reset + " line",
-		sgrMatchPath + "b.go" + styles.Reset + ":" + styles.GreenFg + "10" + styles.Reset + "-context",
+		styles.MatchPath + "a.go" + styles.Reset + ":" + styles.GreenFg + "3" + styles.Reset + ":x := " + styles.Found + "Foo" + styles.Reset + "(" + styles.Found + "bar" + styles.Reset + ")",
+		"plain " + styles.Found + "FOO" + styles.Reset + " line",
+		styles.MatchPath + "b.go" + styles.Reset + ":" + styles.GreenFg + "10" + styles.Reset + "-context",
 	}
 	for i, w := range want[1:] {
 		if !strings.HasPrefix(lines[i+1], w) {

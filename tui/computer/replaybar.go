@@ -100,14 +100,14 @@ func ReplayBar(s ReplayState, width int) ReplayBarView {
 	b.WriteString(styles.Faint)
 	for i, c := range cells {
 		if i == head {
-			b.WriteString(styles.Reset + "\x1b[1m" + c + styles.Reset + styles.Faint)
+			b.WriteString(styles.Reset + styles.Bold + c + styles.Reset + styles.Faint)
 			continue
 		}
 		b.WriteString(c)
 	}
 	b.WriteString(styles.Reset)
 	if s.Flash != "" {
-		b.WriteString("\x1b[1;33m" + right + styles.Reset)
+		b.WriteString(styles.Attention + right + styles.Reset)
 	} else {
 		b.WriteString(right)
 	}

@@ -132,7 +132,7 @@ func sliderLine(steps []*model.Step, cur, width int, hits []Hit) string {
 		if ticks[c] == tickCurrent {
 			// Bold and faint cancel out in most terminals: a cancelled
 			// current step is just bold.
-			sgr = "1"
+			sgr = styles.ParamBold
 			if st := timelineStatus(steps[cur]); st != model.StatusCancelled {
 				sgr += ";" + timelineSGR(st)
 			}
@@ -276,15 +276,15 @@ func controlLine(s TimelineState, cur, width int, hits []Hit) string {
 	prev := controlPart{"◀ prev", prevSGR, btn(HitPrev)}
 	next := controlPart{"next ▶", nextSGR, btn(HitNext)}
 	playPart := controlPart{play, playSGR, btn(HitPlay)}
-	live := controlPart{"● LIVE", "1;32", btn(HitLive)}
+	live := controlPart{"● LIVE", styles.ParamLive, btn(HitLive)}
 	liveShort := live
 	switch {
 	case s.Watching:
 		live = controlPart{"◌ watching", styles.ParamDim, btn(HitLive)}
 		liveShort = controlPart{"◌", styles.ParamDim, btn(HitLive)}
 	case !s.Live:
-		live = controlPart{"⏭ Back to live", "1;33", btn(HitLive)}
-		liveShort = controlPart{"⏭ live", "1;33", btn(HitLive)}
+		live = controlPart{"⏭ Back to live", styles.ParamAttention, btn(HitLive)}
+		liveShort = controlPart{"⏭ live", styles.ParamAttention, btn(HitLive)}
 	}
 	gap := func(k int) controlPart { return controlPart{strings.Repeat(" ", k), "", noHit} }
 	compact := []controlPart{

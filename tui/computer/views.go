@@ -18,12 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Colours of the panel's own text (the ANSI palette, as in package render's source.go).
 const (
-	sgrURL       = "\x1b[4;34m"
-	sgrMatch     = "\x1b[1;33m"
-	sgrMatchPath = "\x1b[35m"
-	sgrFailed    = "\x1b[1;31m"
 	// maxQueryPattern is the longest search query compiled to highlight
 	// matches; Go's regexp is linear, this only bounds compile cost.
 	maxQueryPattern = 512
@@ -53,7 +48,7 @@ func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []str
 	case cmd != "":
 		w := render.NewLine(width)
 		w.Put("$ ", styles.ParamDim)
-		w.Put(oneLine(cmd), "1")
+		w.Put(oneLine(cmd), styles.ParamBold)
 		lines = append(lines, w.String())
 	case heading != "":
 		lines = append(lines, render.Styled(oneLine(heading), styles.Bold, width))
@@ -114,7 +109,7 @@ func editView(s *model.Step, a stepArgs, width, height int) []string {
 	failed := s.Status == model.StatusFailed
 	var lines []string
 	if failed && note != "" {
-		lines = append(lines, render.Styled("✗ "+note, sgrFailed, width))
+		lines = append(lines, render.Styled("✗ "+note, styles.Failed, width))
 	}
 	if height <= len(lines) {
 		return lines
@@ -166,12 +161,12 @@ func searchView(s *model.Step, a stepArgs, width, height int) []string {
 	w := render.NewLine(width)
 	w.Put(render.CategoryIcon(model.CategorySearch)+" ", styles.ParamDim)
 	if query != "" {
-		w.Put(oneLine(query), "1")
+		w.Put(oneLine(query), styles.ParamBold)
 		if where != "" {
 			w.Put(" in "+oneLine(where), styles.ParamDim)
 		}
 	} else {
-		w.Put(oneLine(s.Location), "1")
+		w.Put(oneLine(s.Location), styles.ParamBold)
 	}
 	box.Add(w.String())
 
@@ -228,7 +223,7 @@ func searchLine(line string, re *regexp.Regexp, width int) string {
 			j++
 		}
 		if j > i+1 && j < len(line) && (line[j] == ':' || line[j] == '-') {
-			b.WriteString(sgrMatchPath + line[:i] + styles.Reset + ":" + styles.GreenFg + line[i+1:j] + styles.Reset)
+			b.WriteString(styles.MatchPath + line[:i] + styles.Reset + ":" + styles.GreenFg + line[i+1:j] + styles.Reset)
 			b.WriteByte(line[j])
 			text = line[j+1:]
 		}
@@ -248,7 +243,7 @@ func searchLine(line string, re *regexp.Regexp, width int) string {
 				continue // an empty match marks nothing
 			}
 			b.WriteString(text[prev:m[0]])
-			b.WriteString(sgrMatch + text[m[0]:m[1]] + styles.Reset)
+			b.WriteString(styles.Found + text[m[0]:m[1]] + styles.Reset)
 			prev = m[1]
 		}
 	}
@@ -273,7 +268,7 @@ func fetchView(s *model.Step, a stepArgs, img *images.Picture, width, height, li
 	}
 	var lines []string
 	if url != "" {
-		lines = append(lines, render.Styled(oneLine(url), sgrURL, width))
+		lines = append(lines, render.Styled(oneLine(url), styles.URL, width))
 	}
 	if img != nil {
 		if rows := min(height/2, height-len(lines)); rows >= panelShotMinRows {

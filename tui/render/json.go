@@ -14,12 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Colours of JSON (the ANSI palette, as in source.go).
 const (
-	jsonKey     = sgrName   // blue
-	jsonString  = sgrString // green
-	jsonNumber  = sgrNumber // yellow
-	jsonLiteral = "\x1b[35m"
 	// maxWrapBytes is the longest line AddText wraps whole, so that
 	// "… N more lines" is exact; longer ones are cut first.
 	maxWrapBytes = 64 << 10
@@ -123,9 +118,9 @@ func colourJSON(line string) string {
 				k++
 			}
 			if k < len(line) && line[k] == ':' {
-				paint(jsonKey, line[i:j])
+				paint(styles.JSONKey, line[i:j])
 			} else {
-				paint(jsonString, line[i:j])
+				paint(styles.JSONString, line[i:j])
 			}
 			i = j
 		case c == '-' || c >= '0' && c <= '9':
@@ -133,14 +128,14 @@ func colourJSON(line string) string {
 			for j < len(line) && strings.IndexByte("0123456789.eE+-", line[j]) >= 0 {
 				j++
 			}
-			paint(jsonNumber, line[i:j])
+			paint(styles.JSONNumber, line[i:j])
 			i = j
 		case c >= 'a' && c <= 'z':
 			j := i + 1
 			for j < len(line) && line[j] >= 'a' && line[j] <= 'z' {
 				j++
 			}
-			paint(jsonLiteral, line[i:j])
+			paint(styles.JSONLiteral, line[i:j])
 			i = j
 		default:
 			b.WriteByte(c)

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -19,7 +20,7 @@ func NewPen(width int, selected bool) Pen { return Pen{w: NewLine(width), bar: s
 
 func (p Pen) sgr(sgr string) string {
 	if p.bar {
-		return "7"
+		return styles.ParamReverse
 	}
 	return sgr
 }

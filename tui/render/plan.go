@@ -92,7 +92,7 @@ func planProgress(done, total, width int) string {
 		w.RepeatSGR("─", bar-full, styles.ParamDim)
 		w.Put(" ", "")
 	}
-	w.Put(text, "1")
+	w.Put(text, styles.ParamBold)
 	return w.String()
 }
 
@@ -112,7 +112,7 @@ func planEntry(e model.PlanEntry, width int) []string {
 	mark, markSGR, textSGR := "☐", styles.ParamDim, ""
 	switch e.Status {
 	case "in_progress":
-		mark, markSGR, textSGR = "◐", styles.ParamYellow, "1"
+		mark, markSGR, textSGR = "◐", styles.ParamYellow, styles.ParamBold
 	case "completed":
 		mark, markSGR, textSGR = "☑", styles.ParamGreen, styles.ParamDim
 	}

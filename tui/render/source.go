@@ -238,35 +238,22 @@ func pieceCells(piece string) (int, bool) {
 	return len(piece), true
 }
 
-// The source palette: ANSI colours only, so a dark or light terminal theme
-// picks the actual shades.
-const (
-	sgrComment = "\x1b[2;3m"
-	sgrKeyword = "\x1b[35m"
-	sgrType    = "\x1b[36m"
-	sgrNumber  = "\x1b[33m"
-	sgrString  = "\x1b[32m"
-	sgrName    = "\x1b[34m"
-	sgrHeading = "\x1b[1;34m"
-	sgrItalic  = "\x1b[3m"
-)
-
 // tokenColour maps a chroma token type to the source palette, most
 // specific type first; "" leaves the text uncoloured.
 func tokenColour(t chroma.TokenType) string {
 	switch t {
 	case chroma.KeywordType, chroma.NameBuiltin, chroma.NameAttribute, chroma.NameEntity:
-		return sgrType
+		return styles.Type
 	case chroma.KeywordConstant, chroma.NameDecorator:
-		return sgrNumber
+		return styles.Number
 	case chroma.NameFunction, chroma.NameFunctionMagic, chroma.NameTag:
-		return sgrName
+		return styles.Name
 	case chroma.CommentPreproc, chroma.CommentPreprocFile:
-		return sgrKeyword
+		return styles.Keyword
 	case chroma.GenericHeading, chroma.GenericSubheading:
-		return sgrHeading
+		return styles.Heading
 	case chroma.GenericEmph:
-		return sgrItalic
+		return styles.Italic
 	case chroma.GenericStrong:
 		return styles.Bold
 	case chroma.GenericDeleted:
@@ -276,15 +263,15 @@ func tokenColour(t chroma.TokenType) string {
 	}
 	switch t.Category() {
 	case chroma.Keyword:
-		return sgrKeyword
+		return styles.Keyword
 	case chroma.Comment:
-		return sgrComment
+		return styles.Comment
 	case chroma.Literal:
 		switch t.SubCategory() {
 		case chroma.LiteralString:
-			return sgrString
+			return styles.String
 		case chroma.LiteralNumber:
-			return sgrNumber
+			return styles.Number
 		}
 	}
 	return ""

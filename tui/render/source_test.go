@@ -114,14 +114,14 @@ func TestSourceLinesColours(t *testing.T) {
 		name, path, text string
 		want             []string // coloured fragments that must appear
 	}{
-		{"go keyword", "a.go", sourceGo, []string{sgrKeyword + "func", sgrKeyword + "package"}},
-		{"go string", "a.go", sourceGo, []string{sgrString + `"hello, "`}},
-		{"go number", "a.go", sourceGo, []string{sgrNumber + "42"}},
-		{"go comment", "a.go", sourceGo, []string{sgrComment + "// greet says hello."}},
-		{"go function", "a.go", sourceGo, []string{sgrName + "greet"}},
-		{"kotlin", "A.kt", sourceKotlin, []string{sgrKeyword + "fun", sgrComment + "// times", sgrNumber + "@Composable"}},
-		{"json", "a.json", sourceJSON, []string{sgrName + `"name"`, sgrString + `"agentwatch"`, sgrNumber + "true", sgrNumber + "2.5"}},
-		{"markdown", "a.md", sourceMarkdown, []string{sgrHeading + "# Title", sgrHeading + "## Usage", sgrString + "`agentwatch`", styles.Bold + "**no**"}},
+		{"go keyword", "a.go", sourceGo, []string{styles.Keyword + "func", styles.Keyword + "package"}},
+		{"go string", "a.go", sourceGo, []string{styles.String + `"hello, "`}},
+		{"go number", "a.go", sourceGo, []string{styles.Number + "42"}},
+		{"go comment", "a.go", sourceGo, []string{styles.Comment + "// greet says hello."}},
+		{"go function", "a.go", sourceGo, []string{styles.Name + "greet"}},
+		{"kotlin", "A.kt", sourceKotlin, []string{styles.Keyword + "fun", styles.Comment + "// times", styles.Number + "@Composable"}},
+		{"json", "a.json", sourceJSON, []string{styles.Name + `"name"`, styles.String + `"agentwatch"`, styles.Number + "true", styles.Number + "2.5"}},
+		{"markdown", "a.md", sourceMarkdown, []string{styles.Heading + "# Title", styles.Heading + "## Usage", styles.String + "`agentwatch`", styles.Bold + "**no**"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			joined := strings.Join(SourceLines(c.path, c.text, 1, 80, 20), "\n")

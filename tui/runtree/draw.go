@@ -97,7 +97,7 @@ func runTreeTitle(rows []Row, top, end, width int) string {
 		}
 	}
 	w := render.NewLine(width)
-	w.Put("runs", "1")
+	w.Put("runs", styles.ParamBold)
 	w.Put(" · "+strconv.Itoa(len(rows)), styles.ParamDim)
 	if branches > 0 {
 		w.Put(" · "+plural(branches, "branch", "branches"), styles.ParamDim)
@@ -286,7 +286,7 @@ func runTreeLine(rows []Row, i int, selected bool, guides string, right runRight
 		id = "(no run id)"
 	}
 	id = render.ShortMiddle(id, min(runIDMax, max(room, 1)))
-	p.Put(id, "1")
+	p.Put(id, styles.ParamBold)
 	room -= render.CellWidth(id)
 	if r.Branch && r.Parent >= 0 && r.Parent < len(rows) && room >= 4 {
 		from := render.ShortMiddle(sanitize.OneLine(rows[r.Parent].Run.RunID), min(runParentMax, room-3))

@@ -43,3 +43,61 @@ func CursorBackground(light bool) string {
 
 // Match draws a search's matches: black on yellow reads on any theme.
 const Match = "\x1b[30;43m"
+
+// The colours of the views' own text, as whole SGR sequences: the 16 ANSI
+// colours and attributes only, so that they follow the terminal's theme.
+const (
+	// Live marks what is happening now: ● LIVE, ● working.
+	Live = "\x1b[1;32m"
+	// Attention marks what wants a look: ⏭ Back to live, a flash note.
+	Attention = "\x1b[1;33m"
+	// TitleFocus and TitleNormal are the title bars of the focused pane
+	// and the others.
+	TitleFocus  = "\x1b[1;36m"
+	TitleNormal = Faint
+	// URL is a link a fetch step acted on.
+	URL = "\x1b[4;34m"
+	// Found marks a search step's matches in its results, and MatchPath
+	// the file a result line is in.
+	Found     = "\x1b[1;33m"
+	MatchPath = "\x1b[35m"
+	// Failed is a failed step's summary.
+	Failed = "\x1b[1;31m"
+)
+
+// The source palette: syntax colours of files and JSON.
+const (
+	Comment = "\x1b[2;3m"
+	Keyword = "\x1b[35m"
+	Type    = "\x1b[36m"
+	Number  = "\x1b[33m"
+	String  = "\x1b[32m"
+	Name    = "\x1b[34m"
+	Heading = "\x1b[1;34m"
+	Italic  = "\x1b[3m"
+	// JSON: keys blue, strings green, numbers yellow, literals magenta.
+	JSONKey     = Name
+	JSONString  = String
+	JSONNumber  = Number
+	JSONLiteral = Keyword
+)
+
+// More SGR parameters for the per-cell writers.
+const (
+	ParamBold    = "1"
+	ParamReverse = "7"
+	// ParamYou and ParamAgent are the authors in the transcript's gutter,
+	// ParamThought a thought's text.
+	ParamYou     = "1;36"
+	ParamAgent   = "1;35"
+	ParamThought = "2;3"
+)
+
+// The parameters of Live and Attention, for the per-cell writers.
+const (
+	ParamLive      = "1;32"
+	ParamAttention = "1;33"
+)
+
+// Green is s in green, closed: a live mark inside a frame's edge.
+func Green(s string) string { return "\x1b[" + ParamGreen + "m" + s + Reset }

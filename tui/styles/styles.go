@@ -49,13 +49,20 @@ func Box(title string, body []string, maxW int, edge lipgloss.Style) []string {
 }
 
 // Frame draws body in a rounded frame exactly width cells wide: title in
-// the top edge, footer (when not "") in the bottom one, each body line cut
-// or padded to the width inside. A width below 5 draws nothing.
+// the top edge and footer (when not "") in the bottom one, each left out
+// when it does not fit, and each body line cut or padded to the width
+// inside, a blank cell either side of it when the frame is 7 or more cells
+// wide. A width below 2 draws nothing. footer may carry its own colours
+// (a live mark); the edge's are around it.
 func Frame(title, footer string, body []string, width int, edge lipgloss.Style) []string {
-	if width < 5 {
+	if width < 2 {
 		return nil
 	}
-	inner := width - 4 // "│ " and " │"
+	pad := ""
+	if width >= 7 {
+		pad = " "
+	}
+	inner := width - 2 - 2*len(pad)
 	out := make([]string, 0, len(body)+2)
 	out = append(out, edgeLine("╭", title, "╮", width, edge))
 	side := edge.Render("│")
@@ -65,14 +72,20 @@ func Frame(title, footer string, body []string, width int, edge lipgloss.Style) 
 			l = ansi.Truncate(l, inner, "…")
 			n = ansi.StringWidth(l)
 		}
-		pad := strings.Repeat(" ", inner-n)
-		if strings.IndexByte(l, 0x1b) >= 0 {
+		if colourOpen(l) {
 			l += Reset
 		}
-		out = append(out, side+" "+l+pad+" "+side)
+		out = append(out, side+pad+l+strings.Repeat(" ", inner-n)+pad+side)
 	}
 	out = append(out, edgeLine("╰", footer, "╯", width, edge))
 	return out
+}
+
+// colourOpen reports whether the last SGR sequence in l leaves a colour
+// on: one that is not a reset.
+func colourOpen(l string) bool {
+	i := strings.LastIndex(l, "\x1b[")
+	return i >= 0 && !strings.HasPrefix(l[i:], Reset) && !strings.HasPrefix(l[i:], "\x1b[m")
 }
 
 // edgeLine is "╭─ label ───╮" (or the bottom edge) width cells wide; the
@@ -81,11 +94,9 @@ func edgeLine(left, label, right string, width int, edge lipgloss.Style) string 
 	fill := width - 2
 	text := ""
 	if label != "" {
-		l := "─ " + label + " "
-		if ansi.StringWidth(l)+1 > fill {
-			l = ansi.Truncate(l, max(0, fill-1), "… ")
+		if l := "─ " + label + " "; ansi.StringWidth(l)+1 <= fill {
+			text = l
 		}
-		text = l
 	}
 	text += strings.Repeat("─", max(0, fill-ansi.StringWidth(text)))
 	return edge.Render(left + text + right)

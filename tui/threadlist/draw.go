@@ -168,7 +168,7 @@ func (l *List) rowLine(i int, cols []threadColumn, width int) string {
 	}
 	mark(r.Current, threadMarkCurrent, "")
 	mark(r.Live, threadMarkLive, styles.ParamGreen)
-	mark(r.Marked, threadMarkNew, "1;"+styles.ParamYellow)
+	mark(r.Marked, threadMarkNew, styles.ParamBold+";"+styles.ParamYellow)
 	p.Pad(1)
 	for k, col := range cols {
 		if k > 0 {
@@ -195,7 +195,7 @@ func threadCellSGR(r Row, c *threadCells, col threadCol) string {
 	case col == colFailed && r.Failed > 0:
 		return "1;" + styles.ParamRed
 	case col == colTitle && r.Marked:
-		return "1"
+		return styles.ParamBold
 	}
 	return ""
 }

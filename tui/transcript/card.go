@@ -71,22 +71,16 @@ func ComputerCard(c CardState, width int) []string {
 		return compactCard(step, n, c.Live, width)
 	}
 
-	inner := width - 2
 	// │ thumb(12) ␣␣ text ␣│
-	textW := inner - 1 - cardThumbCols - 2 - 1
+	textW := width - 4 - cardThumbCols - 2
 	thumb := cardThumbnail(c.Pictures, c.Steps, cur)
 
-	lines := make([]string, 0, 2+cardThumbRows)
-	lines = append(lines, cardTop(width))
+	rows := make([]string, 0, cardThumbRows)
 	for row := range cardThumbRows {
-		w := render.NewLine(width)
-		w.Put("│ ", "")
-		w.Raw(thumb[row], cardThumbCols)
-		w.Spaces(2)
 		sub := render.NewLine(textW)
 		switch {
 		case row == 0 && step != nil:
-			sub.Cut(render.StepLabel(step), textW, "1")
+			sub.Cut(render.StepLabel(step), textW, styles.ParamBold)
 		case row == 1:
 			sub.Put(stepCount(n), "")
 			if c.Live {
@@ -102,13 +96,13 @@ func ComputerCard(c CardState, width int) []string {
 				sub.WriteResult(exit, dur)
 			}
 		}
-		w.Raw(sub.String(), textW)
-		w.Put(" │", "")
-		lines = append(lines, w.String())
+		rows = append(rows, thumb[row]+"  "+sub.String())
 	}
-	lines = append(lines, cardBottom(width))
-	return lines
+	return styles.Frame(cardTitle, "", rows, width, styles.CardBorder)
 }
+
+// cardTitle is the card's name in its top edge.
+const cardTitle = "computer"
 
 func stepCount(n int) string {
 	if n == 1 {
@@ -117,76 +111,40 @@ func stepCount(n int) string {
 	return strconv.Itoa(n) + " steps"
 }
 
-// cardTop is "╭─ computer ───╮", or a bare edge when the title does not fit.
-func cardTop(width int) string {
-	const title = "─ computer "
-	w := render.NewLine(width)
-	w.Put("╭", "")
-	if width-2 >= ansi.StringWidth(title)+1 { // the title and at least one "─" after it
-		w.Put(title, "")
-	}
-	w.Repeat("─", w.Room()-1)
-	w.Put("╮", "")
-	return w.String()
-}
-
-// cardBottom is the bare bottom edge "╰───╯".
-func cardBottom(width int) string {
-	w := render.NewLine(width)
-	w.Put("╰", "")
-	w.Repeat("─", w.Room()-1)
-	w.Put("╯", "")
-	return w.String()
-}
-
 // compactCard is the three-line card for narrow widths: the box, the icon
 // and operation inside it, and the step count and live mark in the bottom
 // border, as much of them as fits.
 func compactCard(step *model.Step, n int, live bool, width int) []string {
-	inner := width - 2
-	mid := render.NewLine(width)
-	mid.Put("│", "")
-	body := render.NewLine(inner)
 	pad := 0 // a space inside each side of the box, when there is room
-	if inner >= 5 {
+	if width >= 7 {
 		pad = 1
 	}
-	body.Spaces(pad)
+	body := render.NewLine(width - 2 - 2*pad)
 	if step != nil {
 		body.Put(render.CategoryIcon(step.Category)+" ", "")
-		body.Cut(render.StepLabel(step), body.Room()-pad, "1")
+		body.Cut(render.StepLabel(step), body.Room(), styles.ParamBold)
 	}
-	mid.Raw(body.String(), inner)
-	mid.Put("│", "")
-
-	// The longest of these that fits in the bottom border, with "╰─ " and " ─╯".
-	type meta struct{ count, live string }
+	// The longest of these that fits in the bottom border.
 	count := strconv.Itoa(n)
-	candidates := []meta{{stepCount(n), "● LIVE"}, {count, "● LIVE"}, {count, "●"}, {count, ""}}
+	candidates := [][2]string{{stepCount(n), "● LIVE"}, {count, "● LIVE"}, {count, "●"}, {count, ""}}
 	if !live {
-		candidates = []meta{{stepCount(n), ""}, {count, ""}}
+		candidates = [][2]string{{stepCount(n), ""}, {count, ""}}
 	}
-	bottom := render.NewLine(width)
-	bottom.Put("╰", "")
+	footer := ""
 	for _, m := range candidates {
-		cells := len(m.count)
-		if m.live != "" {
-			cells += 1 + ansi.StringWidth(m.live)
+		cells := len(m[0])
+		if m[1] != "" {
+			cells += 1 + ansi.StringWidth(m[1])
 		}
-		if inner >= cells+4 { // "─ " before, " ─" after
-			bottom.Put("─ ", "")
-			bottom.Put(m.count, "")
-			if m.live != "" {
-				bottom.Put(" ", "")
-				bottom.Put(m.live, styles.ParamGreen)
+		if width-2 >= cells+4 { // "─ " before, " ─" after
+			footer = m[0]
+			if m[1] != "" {
+				footer += " " + styles.Green(m[1])
 			}
-			bottom.Put(" ", "")
 			break
 		}
 	}
-	bottom.Repeat("─", bottom.Room()-1)
-	bottom.Put("╯", "")
-	return []string{cardTop(width), mid.String(), bottom.String()}
+	return styles.Frame(cardTitle, footer, []string{body.String()}, width, styles.CardBorder)
 }
 
 // cardThumbnail returns the card's 12×4 left area: the latest screenshot of

@@ -324,7 +324,7 @@ func (t *Transcript) decorate(out []string) {
 func (t *Transcript) markRow(line string) string {
 	g, _ := t.gutter()
 	if g < 2 {
-		return render.Highlight(line, "7")
+		return render.Highlight(line, styles.ParamReverse)
 	}
 	var b strings.Builder
 	b.WriteString(ansi.Cut(line, 0, g-2))

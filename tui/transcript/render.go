@@ -85,7 +85,7 @@ func (t *Transcript) lines(e int) []string {
 		stepSeq = s.LastSeq + 1 // 0 stays "no step"
 	}
 	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
-	card := t.cardOf(i)
+	card := t.cardOf(i, false)
 	key := renderKey{seq: it.Seq, part: en.part}
 	if r, ok := t.cache[key]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
 		return r.lines
@@ -97,6 +97,7 @@ func (t *Transcript) lines(e int) []string {
 	}
 	r := &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls, card: card.key}
 	if card.key.seq != 0 {
+		card = t.cardOf(i, true)
 		g, _ := t.gutter()
 		pad := strings.Repeat(" ", g)
 		card.state.Pictures = t.pictures
@@ -250,9 +251,9 @@ func (t *Transcript) renderMessage(it *model.Item, text string, first bool) []st
 func author(it *model.Item) (string, string) {
 	switch it.Role {
 	case "user":
-		return "you", "1;36"
+		return "you", styles.ParamYou
 	case "assistant":
-		return "agent", "1;35"
+		return "agent", styles.ParamAgent
 	case "developer":
 		return "dev", styles.ParamDim
 	case "":
@@ -274,7 +275,7 @@ func reasoningRows(text string, first bool, w int, pad string, expanded bool) []
 	}
 	inner := max(w-len(pad)-2, 1)
 	for l := range strings.SplitSeq(ansi.Wrap(text, inner, ""), "\n") {
-		out = append(out, fitLine(pad+"  "+styled(l, "2;3"), w))
+		out = append(out, fitLine(pad+"  "+styled(l, styles.ParamThought), w))
 	}
 	return out
 }
@@ -472,7 +473,11 @@ type card struct {
 // screenshot. The card's current step is the reply's last; it is live while
 // the reply is the newest and its run still runs or its last step has not
 // finished.
-func (t *Transcript) cardOf(i int) card {
+//
+// Only with steps is the card's state (the list of its steps) built: the
+// key alone is what a cached row is checked against on every frame, and
+// building the list for each row in view was most of a frame's garbage.
+func (t *Transcript) cardOf(i int, steps bool) card {
 	if len(t.replies.of) != len(t.items) {
 		t.replies.index(t.items)
 	}
@@ -485,6 +490,7 @@ func (t *Transcript) cardOf(i int) card {
 		end = t.replies.starts[k+1]
 	}
 	var c card
+	var last *model.Step
 	show := false
 	for j := t.replies.starts[k]; j < end; j++ {
 		si := t.stepIndex(t.items[j])
@@ -495,8 +501,11 @@ func (t *Transcript) cardOf(i int) card {
 		if s == nil {
 			continue
 		}
-		c.state.Steps = append(c.state.Steps, s)
-		c.step = si
+		if steps {
+			c.state.Steps = append(c.state.Steps, s)
+		}
+		c.key.n++
+		c.step, last = si, s
 		c.key.seq = max(c.key.seq, s.LastSeq+1)
 		if (s.Category != model.CategoryOther && s.Category != "") || len(s.Screenshots) > 0 {
 			show = true
@@ -505,10 +514,8 @@ func (t *Transcript) cardOf(i int) card {
 	if !show {
 		return card{}
 	}
-	c.key.n = len(c.state.Steps)
 	c.state.Current = c.key.n - 1
 	if k == len(t.replies.starts)-1 {
-		last := c.state.Steps[c.key.n-1]
 		live := !last.Status.Done()
 		if ri, ok := t.replies.runs[last.RunID]; ok && ri < len(t.items) && !t.items[ri].Status.Done() {
 			live = true
