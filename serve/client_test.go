@@ -141,6 +141,12 @@ type testViewer struct {
 // view logs in with signer and opens a session with a w×h terminal.
 func (ts *testServer) view(t testing.TB, signer gossh.Signer, w, h int) *testViewer {
 	t.Helper()
+	return ts.viewWith(t, signer, "xterm-256color", w, h)
+}
+
+// viewWith is view with the terminal type (TERM) the client names.
+func (ts *testServer) viewWith(t testing.TB, signer gossh.Signer, term string, w, h int) *testViewer {
+	t.Helper()
 	client, err := ts.dial("viewer", gossh.PublicKeys(signer))
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +156,7 @@ func (ts *testServer) view(t testing.TB, signer gossh.Signer, w, h int) *testVie
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	stdin, err := sess.StdinPipe()
