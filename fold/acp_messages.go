@@ -12,8 +12,17 @@ import (
 // message while they are of its kind and carry its messageId or none; a
 // chunk of another kind or id, or anything else shown in between, starts
 // a new one.
+//
+// User message chunks that repeat the turn's prompt (agents echo it) are
+// dropped: the prompt shows once. A user message that is not an echo (a
+// session/load replaying history) begins a turn.
 func (f *Fold) acpChunk(c *ctx, kind string, ch *acp.Chunk) {
 	a, d := &f.st.ACP, &f.st.Display
+	text := blockText(&ch.Content)
+	if kind == acp.UpdateUserMessageChunk && f.acpEchoes(text) {
+		return
+	}
+	a.Echo = acpEcho{}
 	var it *model.Item
 	if a.Msg.Seq != 0 && a.Msg.Kind == kind && (ch.MessageID == "" || ch.MessageID == a.Msg.ID) {
 		it = d.itemSeq(a.Msg.Seq)
@@ -24,13 +33,29 @@ func (f *Fold) acpChunk(c *ctx, kind string, ch *acp.Chunk) {
 		switch kind {
 		case acp.UpdateUserMessageChunk:
 			item.Role = "user"
+			a.TurnSeq = c.seq
 		case acp.UpdateAgentThoughtChunk:
 			item.Kind, item.Role = model.ItemReasoning, "reasoning"
 		}
 		it = d.add(c, &f.st, item)
 		a.Msg = acpMessage{Kind: kind, ID: ch.MessageID, Seq: it.Seq}
 	}
-	d.appendTo(c, it, blockText(&ch.Content))
+	d.appendTo(c, it, text)
+}
+
+// acpEchoes reports whether a user message chunk of text repeats the next
+// part of the turn's prompt, and notes how much of it has been repeated.
+func (f *Fold) acpEchoes(text string) bool {
+	e := &f.st.ACP.Echo
+	if e.Seq == 0 {
+		return false
+	}
+	it := f.st.Display.itemSeq(e.Seq)
+	if it == nil || !strings.HasPrefix(it.Text[min(e.Off, len(it.Text)):], text) {
+		return false
+	}
+	e.Off += len(text)
+	return true
 }
 
 // acpEndMessage completes the message chunks were going to, if any: what
@@ -100,7 +125,9 @@ func (f *Fold) acpPrompt(c *ctx, p *acp.Prompt) string {
 	}
 	d.Runs = append(d.Runs, run)
 	d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: runID})
-	d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemMessage, Status: model.StatusCompleted, Role: "user", Text: promptText(p.Prompt)})
+	prompt := d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemMessage, Status: model.StatusCompleted, Role: "user", Text: promptText(p.Prompt)})
+	f.st.ACP.TurnSeq = c.seq
+	f.st.ACP.Echo = acpEcho{Seq: prompt.Seq}
 	return runID
 }
 

@@ -40,6 +40,13 @@ type acpState struct {
 	Tools map[string]acpTool `json:"tools,omitempty"`
 	// PlanSeq is the plan item (0 before the first plan).
 	PlanSeq uint64 `json:"planSeq,omitempty"`
+	// TurnSeq is the record that began the turn now going on: a prompt,
+	// or a user's message replayed by session/load. Agents number tool
+	// calls per turn, so an id seen in an earlier turn names a new call.
+	TurnSeq uint64 `json:"turnSeq,omitempty"`
+	// Echo is the prompt an agent may send back as user message chunks,
+	// and how much of its text they have repeated so far.
+	Echo acpEcho `json:"echo,omitzero"`
 
 	// out holds the output of terminals being streamed, so a chunk costs
 	// its own length: a terminal's Output is the builder's String, which
@@ -54,6 +61,14 @@ type acpMessage struct {
 	Kind string `json:"kind,omitempty"`
 	ID   string `json:"id,omitempty"`
 	Seq  uint64 `json:"seq,omitempty"`
+}
+
+// acpEcho is the prompt item of the turn (Seq) and how many bytes of its
+// text user message chunks have repeated (Off); a chunk that does not
+// continue it ends the echo (Seq 0).
+type acpEcho struct {
+	Seq uint64 `json:"seq,omitempty"`
+	Off int    `json:"off,omitempty"`
 }
 
 // acpRequest is a request in flight, with what its answer will need.

@@ -19,7 +19,13 @@ import (
 func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model.Step {
 	d := &f.st.Display
 	s := d.step(tc.ToolCallID)
+	if s != nil && s.FirstSeq < f.st.ACP.TurnSeq && (announce || s.Status.Done()) {
+		// An id of an earlier turn: agents number their calls per turn, so
+		// it names a new call (an update of one still open goes to it).
+		s = nil
+	}
 	if s == nil {
+		f.st.ACP.Echo = acpEcho{}
 		s = f.acpNewStep(c, tc.ToolCallID)
 	} else if announce {
 		f.warn(c, acp.UpdateToolCall, "tool call '"+tc.ToolCallID+"' announced again; read as an update")
