@@ -1,5 +1,7 @@
 package model
 
+import "strings"
+
 // Category is what a step does on the agent's computer. The words are ACP's
 // ToolKind values; the category always comes from upstream (ACP kind, AG-UI
 // metadata, or the user's mapping file), never from guessing at tool names.
@@ -63,6 +65,8 @@ func (c Category) Verb(s Status) string {
 		return v[2]
 	case StatusCancelled:
 		return v[3]
+	case StatusInterrupted:
+		return strings.TrimSuffix(v[3], "cancelled") + "interrupted"
 	}
 	return v[0]
 }
@@ -79,9 +83,12 @@ const (
 	StatusCompleted Status = "completed"
 	StatusFailed    Status = "failed"
 	StatusCancelled Status = "cancelled"
+	// StatusInterrupted is never folded: a screen shows it for a step that
+	// was still open when its agent exited, which nothing will finish.
+	StatusInterrupted Status = "interrupted"
 )
 
 // Done reports whether the status is final.
 func (s Status) Done() bool {
-	return s == StatusCompleted || s == StatusFailed || s == StatusCancelled
+	return s == StatusCompleted || s == StatusFailed || s == StatusCancelled || s == StatusInterrupted
 }

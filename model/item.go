@@ -172,12 +172,16 @@ func (s *Step) Label() string {
 			return "Failed · " + s.Title
 		case s.Status == StatusCancelled && s.Title != "":
 			return "Cancelled · " + s.Title
+		case s.Status == StatusInterrupted && s.Title != "":
+			return "Interrupted · " + s.Title
 		case s.Title != "":
 			return s.Title
 		case s.Status == StatusFailed:
 			verb = s.ToolName + " failed"
 		case s.Status == StatusCancelled:
 			verb = s.ToolName + " cancelled"
+		case s.Status == StatusInterrupted:
+			verb = s.ToolName + " interrupted"
 		case s.Status == StatusCompleted:
 			verb = "Used " + s.ToolName
 		default:

@@ -290,6 +290,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.then(rest, rest != nil)
 	case recordsDoneMsg:
 		a.done = true
+		a.agentExited()
 		if a.mode == modeThreads {
 			a.refreshList()
 		}

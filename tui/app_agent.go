@@ -46,6 +46,11 @@ type sessionMode struct {
 	cancelling bool
 	last       string // how the last turn ended
 	perms      []PermissionMsg
+	// exited is set once the agent's connection ended; shown are the
+	// steps as the screen then shows them, made from shownFrom's.
+	exited    bool
+	shown     []*model.Step
+	shownFrom *fold.Fold
 }
 
 // NewAgentApp shows a live agent: records from its connection arrive on
@@ -197,7 +202,7 @@ func (a *App) overlayPermission(lines []string, w int) {
 	}
 	req := a.session.perms[0].Request
 	var step *model.Step
-	for _, s := range a.fold.Steps() {
+	for _, s := range a.allSteps() {
 		if s.ToolCallID == req.ToolCallID {
 			step = s
 		}
@@ -275,4 +280,39 @@ func (a *App) sessionEsc() {
 		return
 	}
 	a.clearOrBack()
+}
+
+// allSteps are the fold's steps as the screen shows them. Once a live
+// agent has exited, the steps it left open read "interrupted": nothing
+// will finish them. Only the screen says so; the fold, and the recording
+// it was made from, keep them as they were.
+func (a *App) allSteps() []*model.Step {
+	steps := a.fold.Steps()
+	if a.mode != modeSession || !a.session.exited {
+		return steps
+	}
+	g := a.session
+	if g.shown != nil && len(g.shown) == len(steps) && g.shownFrom == a.fold {
+		return g.shown
+	}
+	g.shown, g.shownFrom = make([]*model.Step, len(steps)), a.fold
+	for i, s := range steps {
+		if s.Status.Done() {
+			g.shown[i] = s
+			continue
+		}
+		c := *s
+		c.Status = model.StatusInterrupted
+		g.shown[i] = &c
+	}
+	return g.shown
+}
+
+// agentExited notes that the live agent's connection ended: what it left
+// open is shown interrupted.
+func (a *App) agentExited() {
+	if a.mode == modeSession && !a.session.exited {
+		a.session.exited = true
+		a.refresh()
+	}
 }

@@ -53,7 +53,7 @@ func (a *App) refilter() {
 		f.kept, f.steps = nil, nil
 		return
 	}
-	steps := a.fold.Steps()
+	steps := a.allSteps()
 	f.kept, f.steps = f.kept[:0], f.steps[:0]
 	for i, s := range steps {
 		if f.spec.Keep(s) {
@@ -69,7 +69,7 @@ func (a *App) filtering() bool { return a.filter.spec.Active() }
 // shown reports whether step i is shown.
 func (a *App) shown(i int) bool {
 	if !a.filtering() {
-		return i >= 0 && i < len(a.fold.Steps())
+		return i >= 0 && i < len(a.allSteps())
 	}
 	_, ok := a.shownPos(i)
 	return ok
@@ -79,7 +79,7 @@ func (a *App) shown(i int) bool {
 // shown; a step the filter hides gets the position of the next shown one.
 func (a *App) shownPos(i int) (int, bool) {
 	if !a.filtering() {
-		return i, i >= 0 && i < len(a.fold.Steps())
+		return i, i >= 0 && i < len(a.allSteps())
 	}
 	k := sort.SearchInts(a.filter.kept, i)
 	return k, k < len(a.filter.kept) && a.filter.kept[k] == i
@@ -88,7 +88,7 @@ func (a *App) shownPos(i int) (int, bool) {
 // shownSteps are the steps the timeline shows.
 func (a *App) shownSteps() []*model.Step {
 	if !a.filtering() {
-		return a.fold.Steps()
+		return a.allSteps()
 	}
 	return a.filter.steps
 }
@@ -107,7 +107,7 @@ func (a *App) stepAtPos(k int) int {
 // shownBy is the shown step dir places after (before, when negative) step
 // i, clamped to the first and last shown steps; -1 when none is shown.
 func (a *App) shownBy(i, dir int) int {
-	n := len(a.fold.Steps())
+	n := len(a.allSteps())
 	if !a.filtering() {
 		if n == 0 {
 			return -1
@@ -135,7 +135,7 @@ func (a *App) firstShown() int { return a.stepAtPos(0) }
 
 func (a *App) lastShown() int {
 	if !a.filtering() {
-		return len(a.fold.Steps()) - 1
+		return len(a.allSteps()) - 1
 	}
 	return a.stepAtPos(len(a.filter.kept) - 1)
 }
@@ -156,7 +156,7 @@ func (a *App) nearestShown(i int) int {
 // failedBy selects the failed step dir places after (before, when
 // negative) the selected one among the shown steps, wrapping around.
 func (a *App) failedBy(dir int) {
-	steps := a.fold.Steps()
+	steps := a.allSteps()
 	n := len(steps)
 	if n == 0 {
 		return

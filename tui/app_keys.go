@@ -88,7 +88,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		return nil
 	}
 	if g.transcript.contains(m.X, m.Y) {
-		if step, ok := a.transcript.CardAt(m.Y - g.transcript.y); ok && step < len(a.fold.Steps()) {
+		if step, ok := a.transcript.CardAt(m.Y - g.transcript.y); ok && step < len(a.allSteps()) {
 			// A click on a computer card opens the computer at its step.
 			a.hidePanel = false
 			a.stopPlay()
@@ -104,7 +104,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		case it == nil:
 		case it.Kind == model.ItemReasoning:
 			a.transcript.ToggleExpanded(seq)
-		case it.Step >= 0 && it.Step < len(a.fold.Steps()):
+		case it.Step >= 0 && it.Step < len(a.allSteps()):
 			a.stopPlay()
 			a.selectStep(it.Step)
 		}

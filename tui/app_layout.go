@@ -139,7 +139,7 @@ func (a *App) panelPane(r rect) []string {
 				if _, _, reading := a.reading(); reading {
 					wait = "reading the log…"
 				}
-				if a.filtering() && len(a.fold.Steps()) > 0 {
+				if a.filtering() && len(a.allSteps()) > 0 {
 					wait = "no step matches the filter " + Plain(a.filter.spec.String()) + " (f changes it, esc clears it)"
 				}
 				out = append(out, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), r.w))

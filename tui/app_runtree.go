@@ -28,14 +28,14 @@ func (a *App) toggleRunTree() {
 
 // runTreeView draws the run tree for the panel.
 func (a *App) runTreeView(w, h int) []string {
-	rows := runtree.Rows(a.fold.Runs(), a.fold.Steps())
+	rows := runtree.Rows(a.fold.Runs(), a.allSteps())
 	a.runCursor = max(0, min(a.runCursor, len(rows)-1))
 	return runtree.Lines(rows, a.runCursor, w, h)
 }
 
 // runTreeClick jumps to the run drawn at line of the run tree.
 func (a *App) runTreeClick(line int) {
-	rows := runtree.Rows(a.fold.Runs(), a.fold.Steps())
+	rows := runtree.Rows(a.fold.Runs(), a.allSteps())
 	if i, ok := runtree.RowAt(rows, a.runCursor, a.geo.runTree.h, line); ok {
 		a.runCursor = i
 		a.jumpToRun(i)
@@ -57,7 +57,7 @@ func (a *App) jumpToRun(i int) {
 			break
 		}
 	}
-	for j, s := range a.fold.Steps() {
+	for j, s := range a.allSteps() {
 		if s.RunID == r.RunID && s.FirstSeq >= r.FirstSeq {
 			a.stopPlay()
 			a.selectStep(j)

@@ -120,7 +120,7 @@ func (a *App) typeInput(k tea.KeyPressMsg) tea.Cmd {
 	if s.asking != inputSearch || s.input.Value() == before {
 		return cmd
 	}
-	if len(a.fold.Steps()) <= searchAtOnce {
+	if len(a.allSteps()) <= searchAtOnce {
 		a.runSearch(s.input.Value())
 		return cmd
 	}
@@ -180,13 +180,13 @@ func (a *App) findHits() {
 	if a.filtering() {
 		keep = a.shown
 	}
-	s.hits = search.Find(a.fold.Items(), a.fold.Steps(), s.m, keep)
+	s.hits = search.Find(a.fold.Items(), a.allSteps(), s.m, keep)
 	s.found, s.stale = a.now(), false
 }
 
 // narrowHits keeps the hits that still match after the query grew.
 func (a *App) narrowHits(hits []search.Hit) []search.Hit {
-	items, steps := a.fold.Items(), a.fold.Steps()
+	items, steps := a.fold.Items(), a.allSteps()
 	out := hits[:0]
 	for _, h := range hits {
 		if h.Item >= len(items) {
@@ -214,7 +214,7 @@ func (a *App) searchStale() {
 		return
 	}
 	s.stale = true
-	if len(a.fold.Steps()) <= searchAtOnce || a.now().Sub(s.found) >= searchEvery {
+	if len(a.allSteps()) <= searchAtOnce || a.now().Sub(s.found) >= searchEvery {
 		a.findHits()
 		s.cur = min(s.cur, len(s.hits)-1)
 	}
@@ -296,7 +296,7 @@ func (a *App) searchLine() string {
 	if s.err != "" && s.asking == inputFilter {
 		parts = append(parts, Plain(s.err))
 	} else if a.filtering() && s.asking != inputFilter {
-		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+thousands(len(a.fold.Steps()))+" steps")
+		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+thousands(len(a.allSteps()))+" steps")
 	}
 	return strings.Join(parts, "   ")
 }

@@ -16,7 +16,7 @@ import (
 // (+1) the selected step's, in the order the runs started; runs without a
 // step are passed over.
 func (a *App) runStep(dir int) {
-	steps := a.fold.Steps()
+	steps := a.allSteps()
 	if len(steps) == 0 {
 		return
 	}
@@ -57,7 +57,7 @@ func (a *App) openAtTranscript() tea.Cmd {
 		a.hidePanel = false
 		return nil
 	}
-	if step, ok := a.transcript.CursorStep(); ok && step < len(a.fold.Steps()) {
+	if step, ok := a.transcript.CursorStep(); ok && step < len(a.allSteps()) {
 		a.hidePanel = false
 		if step != a.selected {
 			a.stopPlay()
@@ -93,7 +93,7 @@ func (a *App) selectAtCursor() {
 	if ok && !a.shown(step) {
 		return // a card's step that the filter hides
 	}
-	if !ok || step == a.selected || step >= len(a.fold.Steps()) {
+	if !ok || step == a.selected || step >= len(a.allSteps()) {
 		return
 	}
 	a.stopPlay()
@@ -105,7 +105,7 @@ func (a *App) selectAtCursor() {
 // refresh hands the fold's items to the transcript and, when following,
 // selects the newest step.
 func (a *App) refresh() {
-	steps := a.fold.Steps()
+	steps := a.allSteps()
 	a.refilter()
 	a.transcript.SetItems(a.fold.Items(), steps)
 	a.transcript.SetRuns(a.fold.Runs())
@@ -154,7 +154,7 @@ func (a *App) runOpen() bool {
 // selectStep selects step i (clamped) and stops following, as choosing any
 // step by hand does; the transcript scrolls to the step's row and marks it.
 func (a *App) selectStep(i int) {
-	n := len(a.fold.Steps())
+	n := len(a.allSteps())
 	if n == 0 || i < 0 {
 		return
 	}
@@ -169,7 +169,7 @@ func (a *App) selectStep(i int) {
 func (a *App) backToLive() {
 	a.following = true
 	a.stopPlay()
-	n := len(a.fold.Steps())
+	n := len(a.allSteps())
 	if last := a.lastShown(); last >= 0 {
 		a.selected = last
 	} else if n > 0 {
@@ -189,7 +189,7 @@ func (a *App) togglePlay() tea.Cmd {
 		a.stopPlay()
 		return nil
 	}
-	n := len(a.fold.Steps())
+	n := len(a.allSteps())
 	if n == 0 {
 		return nil
 	}
@@ -258,7 +258,7 @@ func (a *App) plan() *model.Item {
 
 // step returns the selected step, or nil.
 func (a *App) step() *model.Step {
-	steps := a.fold.Steps()
+	steps := a.allSteps()
 	if a.selected < 0 || a.selected >= len(steps) {
 		return nil
 	}

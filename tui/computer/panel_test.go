@@ -186,7 +186,7 @@ func TestPanelFallbacks(t *testing.T) {
 			name: "execute still running",
 			step: model.Step{Category: model.CategoryExecute, ToolName: "bash", Status: model.StatusRunning,
 				Args: `{"command":["bash","-lc","make\ntest"]}`, ArgsJSON: json.RawMessage(`{"command":["bash","-lc","make\ntest"]}`)},
-			want: []string{"$ bash -lc make ↵ test"},
+			want: []string{"$ bash -lc 'make ↵ test'"},
 		},
 		{
 			name: "execute without output",

@@ -29,7 +29,7 @@ func tickOf(s *model.Step) uint8 {
 		return tickDone
 	case model.StatusFailed:
 		return tickFailed
-	case model.StatusCancelled:
+	case model.StatusCancelled, model.StatusInterrupted:
 		return tickCancelled
 	}
 	return tickActive
@@ -133,7 +133,7 @@ func sliderLine(steps []*model.Step, cur, width int, hits []Hit) string {
 			// Bold and faint cancel out in most terminals: a cancelled
 			// current step is just bold.
 			sgr = styles.ParamBold
-			if st := timelineStatus(steps[cur]); st != model.StatusCancelled {
+			if st := timelineStatus(steps[cur]); st != model.StatusCancelled && st != model.StatusInterrupted {
 				sgr += ";" + timelineSGR(st)
 			}
 		}

@@ -58,30 +58,13 @@ func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []str
 		if whole {
 			terminal = render.TerminalHead
 		}
-		if out := terminal(s.Result, width, rest); len(out) > 0 {
+		if out := terminal(unfenced(s.Result), width, rest); len(out) > 0 {
 			lines = append(lines, out...)
 		} else if s.Status.Done() {
 			lines = append(lines, render.Styled("no output", styles.Faint, width))
 		}
 	}
 	return lines
-}
-
-// Command is the command line an execute step ran, as its view shows it
-// after "$ " ("" when neither its arguments nor its location say).
-func Command(s *model.Step) string {
-	if s == nil {
-		return ""
-	}
-	return commandOf(s, parseArgs(s.ArgsJSON))
-}
-
-// commandOf is the command of s whose arguments are a.
-func commandOf(s *model.Step, a stepArgs) string {
-	if cmd := a.str("command", "cmd", "script"); cmd != "" {
-		return cmd
-	}
-	return s.Location
 }
 
 // editView is the diff of an edit, with the tool's one-line summary under
@@ -146,7 +129,7 @@ func readView(s *model.Step, a stepArgs, width, height int) []string {
 	if path == "" {
 		path = a.str("path", "file_path", "filePath", "file")
 	}
-	return render.SourceLines(path, s.Result, 1, width, height)
+	return render.SourceLines(path, unfenced(s.Result), 1, width, height)
 }
 
 // searchView is the query line, then the result lines with the query's

@@ -21,7 +21,7 @@ func StepGlyph(s model.Status) (glyph, sgr string) {
 		return "✓", styles.ParamGreen
 	case model.StatusFailed:
 		return "✗", styles.ParamRed
-	case model.StatusCancelled:
+	case model.StatusCancelled, model.StatusInterrupted:
 		return "⊘", styles.ParamDim
 	}
 	return "○", styles.ParamDim // pending, and anything not yet known
@@ -30,7 +30,7 @@ func StepGlyph(s model.Status) (glyph, sgr string) {
 // StepStatusWord is a status as the card's status line says it.
 func StepStatusWord(s model.Status) string {
 	switch s {
-	case model.StatusRunning, model.StatusFailed, model.StatusCancelled:
+	case model.StatusRunning, model.StatusFailed, model.StatusCancelled, model.StatusInterrupted:
 		return string(s)
 	case model.StatusCompleted:
 		return "done"
