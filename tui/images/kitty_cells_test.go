@@ -35,8 +35,15 @@ var sgrParams = regexp.MustCompile(`^\x1b\[([0-9;]*)m`)
 // them (foreground: the id's low bits, 256-colour or 24-bit; underline:
 // the placement) and each cell's diacritics (row, column, the id's high
 // byte). It fails on anything else before the reset.
+//
+// Blanks around the cells (a picture centred in a box) are skipped, and a
+// blank line has no cells.
 func readCells(t *testing.T, line string) []cell {
 	t.Helper()
+	line = strings.Trim(line, " ")
+	if line == "" {
+		return nil
+	}
 	m := sgrParams.FindStringSubmatch(line)
 	if m == nil {
 		t.Fatalf("line does not start with colours: %q", line)

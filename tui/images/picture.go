@@ -2,6 +2,7 @@ package images
 
 import (
 	"image"
+	"strings"
 
 	"github.com/agentwatch/agentwatch/tui/render"
 )
@@ -35,9 +36,10 @@ func (p *Picture) Rows(cols, maxRows int) int {
 }
 
 // Lines draws the picture in a cols×rows box: exactly rows lines of
-// exactly cols cells. As pixels, the cells are placeholders and the box is
-// the placement the terminal fits the picture into; the codes that send
-// it queue in the Terminal's Commands. A picture that cannot be sent, and
+// exactly cols cells. As pixels, the picture's part of the box (as for
+// half blocks, cells about twice as tall as wide) is placeholder cells, the
+// placement the terminal fits the picture into; the codes that send it
+// queue in the Terminal's Commands. A picture that cannot be sent, and
 // any picture on a terminal drawing half blocks, is drawn with
 // render.HalfBlock; on one drawing text, it is named. cols or rows below 1
 // give nil.
@@ -49,9 +51,14 @@ func (p *Picture) Lines(cols, rows int) []string {
 	case Text:
 		return textLines(p.w, p.h, cols, rows)
 	case Pixels:
-		span := [2]int{min(cols, kittyMaxSpan), min(rows, kittyMaxSpan)}
-		if id, placement, ok := p.t.kitty.place(p.key, p.pixels, span[0], span[1]); ok {
-			return placeholderLines(id, placement, cols, rows)
+		// The placement is as many cells as the picture covers at its
+		// aspect ratio, centred in the box as half blocks are: cells
+		// beside the picture would cost bytes in every frame and show
+		// nothing.
+		tw, th := render.FitBox(p.w, p.h, cols, 2*rows)
+		bw, bh := min(tw, kittyMaxSpan), min((th+1)/2, kittyMaxSpan)
+		if id, placement, ok := p.t.kitty.place(p.key, p.pixels, bw, bh); ok {
+			return centre(placeholderLines(id, placement, bw, bh), bw, cols, rows)
 		}
 	}
 	img, err := p.pixels()
@@ -71,4 +78,21 @@ func (p *Picture) pixels() (image.Image, error) {
 		p.img = img
 	}
 	return p.img, nil
+}
+
+// centre puts lines of w cells in the middle of a cols×rows box of blanks.
+func centre(lines []string, w, cols, rows int) []string {
+	left := (cols - w) / 2
+	pad, rest := strings.Repeat(" ", left), strings.Repeat(" ", cols-w-left)
+	blank := strings.Repeat(" ", cols)
+	out := make([]string, rows)
+	top := (rows - len(lines)) / 2
+	for i := range out {
+		if j := i - top; j >= 0 && j < len(lines) {
+			out[i] = pad + lines[j] + rest
+		} else {
+			out[i] = blank
+		}
+	}
+	return out
 }

@@ -177,10 +177,15 @@ func TestPixelsSentOnceAndPlacedPerSize(t *testing.T) {
 			t.Errorf("image %s differs from the picture's pixels", id)
 		}
 	}
-	// The panel's cells name image A's id and its first placement.
+	// The panel's cells name image A's id and its first placement: a
+	// 320×200 picture covers 48 of the 60 columns (cells twice as tall as
+	// wide), centred.
 	cells := readCells(t, first[0])
-	if len(cells) != 60 || cells[0].row != 0 || cells[59].col != 59 {
+	if len(cells) != 48 || cells[0].row != 0 || cells[47].col != 47 {
 		t.Fatalf("panel row 0 reads %d cells, first %+v", len(cells), cells[0])
+	}
+	if !strings.HasPrefix(first[0], "      \x1b[") {
+		t.Errorf("the picture is not centred: %q", first[0][:12])
 	}
 	if id := strconv.Itoa(int(cells[0].id)); sent[id] == nil {
 		t.Errorf("the panel's cells name image %s, which was not sent", id)
