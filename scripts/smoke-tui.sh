@@ -31,6 +31,27 @@ expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
 	done
 }
 
+expect_re() { # expect_re REGEX [SECONDS]: wait until the screen matches REGEX
+	local deadline=$((SECONDS + ${2:-10}))
+	until screen | grep -qE -- "$1"; do
+		if ((SECONDS >= deadline)); then
+			echo "smoke: screen never matched: $1" >&2
+			screen >&2
+			exit 1
+		fi
+		sleep 0.2
+	done
+}
+
+press_until() { # press_until KEY TEXT [TIMES]: press KEY until the screen shows TEXT
+	for _ in $(seq "${3:-40}"); do
+		screen | grep -qF -- "$2" && return 0
+		tmux send-keys -t "$session" "$1"
+		sleep 0.1
+	done
+	expect "$2" 2
+}
+
 quit() { # q must end the program, which ends the session
 	tmux send-keys -t "$session" q
 	for _ in $(seq 50); do
@@ -77,7 +98,7 @@ for size in 160x48 80x24; do
 	# 5 seeks to half way (the same step every time), . and , step one event.
 	run "$size" replay --speed 8
 	expect "8×" 10
-	expect "step 2 of" 30
+	expect_re "step ([2-9]|[1-9][0-9]) of" 30 # it moved on (how far, a loaded machine decides)
 	tmux send-keys -t "$session" space
 	expect "❚❚ 8×"
 	tmux send-keys -t "$session" 5
@@ -88,10 +109,74 @@ for size in 160x48 80x24; do
 	tmux send-keys -t "$session" ,
 	expect "413/840"
 	tmux send-keys -t "$session" "?"
-	expect "Help"
-	expect "pause / resume"
+	expect "Keys · replay"
+	expect "pause / play"
 	tmux send-keys -t "$session" Escape
 	sleep 0.3
+	quit
+done
+
+# Navigation: the selection and the transcript move together (← marks the
+# step's row in view; the cursor, moved with j, selects the step under it);
+# Tab then ↓ scrolls the computer to the last line of a 200-line output; /
+# finds a word of a tool output and n goes to the next match; the failed
+# filter keeps the failed steps only; e jumps to a failed step.
+long=$work/long-output.jsonl
+out=$(for i in $(seq 200); do printf 'out %d\\n' "$i"; done)
+{
+	printf '{"type":"RUN_STARTED","threadId":"t","runId":"r"}\n'
+	for c in "ls" "pwd" "make all" "echo done"; do
+		res=ok
+		[[ $c == "make all" ]] && res=$out
+		printf '{"type":"TOOL_CALL_START","toolCallId":"%s","toolCallName":"bash","metadata":{"category":"execute","location":"%s"}}\n' "$c" "$c"
+		printf '{"type":"TOOL_CALL_END","toolCallId":"%s"}\n' "$c"
+		printf '{"type":"TOOL_CALL_RESULT","messageId":"m-%s","toolCallId":"%s","content":"%s"}\n' "$c" "$c" "$res"
+	done
+	printf '{"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n'
+} >"$long"
+for size in 160x48 80x24; do
+	run "$size" assets/demo.jsonl
+	expect "step 30 of 30"
+	tmux send-keys -t "$session" Left
+	expect "step 29 of 30"
+	expect "▶ ✓ ❯ Ran command · gotestsum"
+	tmux send-keys -t "$session" -N 5 Left
+	expect "step 24 of 30"
+	expect "▶ ✓ • Used screenshot"
+	tmux send-keys -t "$session" g
+	press_until j "▶ ✓ ▤ Read · Makefile"
+	expect "step 2 of 30"
+	press_until j "step 3 of 30"
+	tmux send-keys -t "$session" /
+	tmux send-keys -t "$session" -l "ParseLength"
+	tmux send-keys -t "$session" Enter
+	expect "match 1 of"
+	tmux send-keys -t "$session" n
+	expect "match 2 of"
+	tmux send-keys -t "$session" Escape
+	sleep 0.5 # an esc followed at once by a key reads as alt+key
+	tmux send-keys -t "$session" f
+	tmux send-keys -t "$session" -l "failed"
+	tmux send-keys -t "$session" Enter
+	expect "filter failed · 2 of 30 steps"
+	expect "step 1 of 2 · failed"
+	tmux send-keys -t "$session" Right
+	expect "step 2 of 2 · failed"
+	tmux send-keys -t "$session" Escape
+	sleep 0.5
+	tmux send-keys -t "$session" Home e
+	expect "step 3 of 30"
+	expect "Command failed (exit 1)"
+	quit
+
+	run "$size" "$long"
+	expect "step 4 of 4"
+	tmux send-keys -t "$session" Left
+	expect "make all"
+	tmux send-keys -t "$session" Tab
+	tmux send-keys -t "$session" -N 250 Down
+	expect "out 200"
+	expect "of 201"
 	quit
 done
 

@@ -91,7 +91,11 @@ var (
 
 // clearKey clears the search and the filter; in a source of many threads
 // it goes back to the thread list when neither is in force.
-var clearKey = on(keys("esc", "backspace"), "esc", "clear the search and filter; then back to the thread list", just((*App).clearOrBack))
+var clearKey = func() binding {
+	b := on(keys("esc", "backspace"), "esc", "clear the search and filter; then back to the thread list", just((*App).clearOrBack)).inFooter("esc", "threads")
+	b.footerIf = func(a *App) bool { return a.manyThreadsLive() && !a.searching() && !a.filtering() }
+	return b
+}()
 
 // threadKeys apply to a source of many threads.
 var threadKeys = keyGroup{title: "Threads", when: (*App).manyThreadsLive, keys: []binding{

@@ -18,8 +18,10 @@ type binding struct {
 	key.Binding
 	do func(a *App, k tea.KeyPressMsg) tea.Cmd
 	// footer is how the footer names the binding, shorter than its help
-	// line; a zero help for none.
-	footer key.Help
+	// line; a zero help for none. footerIf, when set, says when the footer
+	// names it.
+	footer   key.Help
+	footerIf func(a *App) bool
 }
 
 // keyGroup is a heading of the help and its bindings. when, if set, says
@@ -113,7 +115,7 @@ func (m keyMap) ShortHelp(a *App) []key.Binding {
 			continue
 		}
 		for _, b := range g.keys {
-			if b.footer.Key != "" {
+			if b.footer.Key != "" && (b.footerIf == nil || b.footerIf(a)) {
 				out = append(out, key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.footer.Key, b.footer.Desc)))
 			}
 		}
