@@ -3,6 +3,8 @@ package app
 import (
 	"os"
 	"runtime/debug"
+	"runtime/metrics"
+	"time"
 )
 
 // wholeReadFloor is the least memory limit set for reading a source whole:
@@ -36,5 +38,29 @@ func tuneForWholeRead(src *Source) {
 		return
 	}
 	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(max(wholeReadFloor, size*14/10))
+	limit := max(wholeReadFloor, size*14/10)
+	debug.SetMemoryLimit(limit)
+	go raiseLimitWhenOutgrown(limit)
+}
+
+// raiseLimitWhenOutgrown lifts the memory limit when the live heap comes
+// near it. Some logs fold into far more than 1.4× their size (100,000 tool
+// calls of a few bytes each: 8×); under a limit it has outgrown, the
+// collector would run without pause and a read of a few seconds take a
+// minute. The limit then follows the live heap at twice its size, which
+// is what the collector's default allows.
+func raiseLimitWhenOutgrown(limit int64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for range tick.C {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		if live := int64(sample[0].Value.Uint64()); live > limit*3/4 {
+			limit = 2 * live
+			debug.SetMemoryLimit(limit)
+		}
+	}
 }
