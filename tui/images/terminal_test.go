@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi/kitty"
+
 	"github.com/agentwatch/agentwatch/tui/render"
 )
 
@@ -51,13 +53,15 @@ func readCodes(t testing.TB, s string) []code {
 	return out
 }
 
-// uploads gathers the pictures sent in codes: by image id, the PNG their
-// chunks add up to; places lists the placements made, deletes the ids
+// uploads gathers the pictures sent in codes: by image id, the picture
+// their chunks add up to, decoded as the terminal would (a PNG, or RGB
+// bytes deflated); places lists the placements made, deletes the ids
 // deleted.
-func uploads(t testing.TB, codes []code) (sent map[string][]byte, places []map[string]string, deletes []string) {
+func uploads(t testing.TB, codes []code) (sent map[string]image.Image, places []map[string]string, deletes []string) {
 	t.Helper()
-	sent = map[string][]byte{}
+	sent = map[string]image.Image{}
 	var cur string
+	var first map[string]string
 	var b64 strings.Builder
 	for _, c := range codes {
 		switch {
@@ -67,14 +71,14 @@ func uploads(t testing.TB, codes []code) (sent map[string][]byte, places []map[s
 		case c.keys["a"] == "d":
 			deletes = append(deletes, c.keys["i"])
 			continue
-		case c.keys["f"] == "100":
+		case c.keys["f"] == "100" || c.keys["f"] == "24":
 			if cur != "" {
 				t.Fatalf("upload of %s starts inside the upload of %s", c.keys["i"], cur)
 			}
 			if c.keys["q"] != "2" {
 				t.Errorf("upload of %s is not quiet: %v", c.keys["i"], c.keys)
 			}
-			cur = c.keys["i"]
+			cur, first = c.keys["i"], c.keys
 			b64.Reset()
 		case cur == "":
 			t.Fatalf("a chunk outside any upload: %v", c.keys)
@@ -88,7 +92,7 @@ func uploads(t testing.TB, codes []code) (sent map[string][]byte, places []map[s
 			if _, ok := sent[cur]; ok {
 				t.Errorf("image %s sent twice", cur)
 			}
-			sent[cur] = data
+			sent[cur] = decodeUpload(t, first, data)
 			cur = ""
 		}
 	}
@@ -96,6 +100,23 @@ func uploads(t testing.TB, codes []code) (sent map[string][]byte, places []map[s
 		t.Fatalf("upload of %s never finished", cur)
 	}
 	return sent, places, deletes
+}
+
+// decodeUpload decodes a picture's data as its first code's keys say.
+func decodeUpload(t testing.TB, keys map[string]string, data []byte) image.Image {
+	t.Helper()
+	d := kitty.Decoder{Decompress: keys["o"] == "z"}
+	d.Format, _ = strconv.Atoi(keys["f"])
+	d.Width, _ = strconv.Atoi(keys["s"])
+	d.Height, _ = strconv.Atoi(keys["v"])
+	if d.Format == kitty.RGB && (d.Width < 1 || d.Height < 1) {
+		t.Fatalf("RGB upload without its size: %v", keys)
+	}
+	img, err := d.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("upload %v does not decode: %v", keys, err)
+	}
+	return img
 }
 
 // testPNG is a w×h PNG of a gradient with a coloured square in it.
@@ -161,13 +182,9 @@ func TestPixelsSentOnceAndPlacedPerSize(t *testing.T) {
 			t.Errorf("placement %v is not a quiet virtual placement with a size", p)
 		}
 	}
-	// What was sent is the picture drawn again from its pixels: a PNG of
-	// its size with the same pixels (opaque: render.Scale).
-	for id, data := range sent {
-		img, err := png.Decode(bytes.NewReader(data))
-		if err != nil {
-			t.Fatalf("image %s is not a PNG: %v", id, err)
-		}
+	// What was sent is the picture drawn again from its pixels: of its
+	// size, with the same pixels (opaque: render.Scale).
+	for id, img := range sent {
 		src, _ := render.DecodeImage(a)
 		if img.Bounds().Dx() == 160 {
 			src, _ = render.DecodeImage(b)
@@ -219,10 +236,9 @@ func TestPixelsSizeLimits(t *testing.T) {
 	}
 	p.Lines(40, 10)
 	sent, _, _ := uploads(t, readCodes(t, term.Commands()))
-	for _, data := range sent {
-		cfg, err := png.DecodeConfig(bytes.NewReader(data))
-		if err != nil || cfg.Width != MaxKittySide || cfg.Height != MaxKittySide/2 {
-			t.Errorf("a 2000×1000 picture was sent as %d×%d (%v), want %d×%d", cfg.Width, cfg.Height, err, MaxKittySide, MaxKittySide/2)
+	for _, img := range sent {
+		if size := img.Bounds().Size(); size != image.Pt(MaxKittySide, MaxKittySide/2) {
+			t.Errorf("a 2000×1000 picture was sent as %v, want %d×%d", size, MaxKittySide, MaxKittySide/2)
 		}
 	}
 
@@ -245,10 +261,35 @@ func TestPixelsSizeLimits(t *testing.T) {
 		t.Errorf("an upload of %d bytes, over MaxKittyUpload", len(cmds))
 	}
 	sent, _, _ = uploads(t, readCodes(t, cmds))
-	for _, data := range sent {
-		cfg, _ := png.DecodeConfig(bytes.NewReader(data))
-		if cfg.Width != 640 {
-			t.Errorf("1280×1280 of noise was sent %d wide, want 640", cfg.Width)
+	for _, img := range sent {
+		if w := img.Bounds().Dx(); w != 640 {
+			t.Errorf("1280×1280 of noise was sent %d wide, want 640", w)
+		}
+	}
+}
+
+func TestUploadIsTheSmallerEncoding(t *testing.T) {
+	gradient, _ := render.DecodeImage(testPNG(t, 400, 300, 9))
+	flat := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for i := range flat.Pix {
+		flat.Pix[i] = 0xf0
+	}
+	for _, img := range []image.Image{gradient, flat} {
+		code, _, _, err := uploadCommand(7, img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scaled := render.Scale(img, 400, 300)
+		for _, o := range []kitty.Options{
+			{Format: kitty.PNG},
+			{Format: kitty.RGB, Compression: kitty.Zlib, ImageWidth: 400, ImageHeight: 300},
+		} {
+			o.Transmission, o.ID, o.Quiet, o.Chunk = kitty.Direct, 7, 2, true
+			var b strings.Builder
+			kitty.EncodeGraphics(&b, scaled, &o)
+			if len(code) > b.Len() {
+				t.Errorf("upload of %d bytes, but format %d takes %d", len(code), o.Format, b.Len())
+			}
 		}
 	}
 }
@@ -370,12 +411,7 @@ func FuzzPixels(f *testing.F) {
 		if cmds == "" {
 			return // could not be sent: half blocks
 		}
-		sent, _, _ := uploads(t, readCodes(t, cmds))
-		for id, b := range sent {
-			if _, err := png.Decode(bytes.NewReader(b)); err != nil {
-				t.Errorf("image %s is not a PNG: %v", id, err)
-			}
-		}
+		uploads(t, readCodes(t, cmds)) // each decodes as a picture
 		for _, l := range lines {
 			readCells(t, l)
 		}
