@@ -139,7 +139,11 @@ func deltaRecords(tb testing.TB, kind string, n int) []model.Record {
 	tb.Helper()
 	var b strings.Builder
 	b.WriteString(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` + "\n")
-	fmt.Fprintf(&b, `{"type":"%s_START","messageId":"m1"}`+"\n", kind)
+	role := "assistant"
+	if kind == "REASONING_MESSAGE" {
+		role = "reasoning"
+	}
+	fmt.Fprintf(&b, `{"type":"%s_START","messageId":"m1","role":"%s"}`+"\n", kind, role)
 	for range n {
 		fmt.Fprintf(&b, `{"type":"%s_CONTENT","messageId":"m1","delta":"tok "}`+"\n", kind)
 	}

@@ -86,7 +86,7 @@ func searchedPerCall(t *testing.T, recs []model.Record, n int) float64 {
 }
 
 func TestToolCallLookupsStayConstant(t *testing.T) {
-	const n = 2_000
+	const n = 1_000
 	for _, shape := range []string{"alone", "one message", "open"} {
 		small := searchedPerCall(t, callLog(shape, n), n)
 		big := searchedPerCall(t, callLog(shape, 10*n), 10*n)

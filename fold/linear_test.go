@@ -18,11 +18,11 @@ func TestHostileInputsAllocateLinearly(t *testing.T) {
 		make func(n int) []model.Record
 		n    int
 	}{
-		{"tool-call argument deltas", func(n int) []model.Record { return hostileRecords(t, "arg-deltas", n) }, 10_000},
-		{"text deltas", func(n int) []model.Record { return deltaRecords(t, "TEXT_MESSAGE", n) }, 10_000},
-		{"reasoning deltas", func(n int) []model.Record { return deltaRecords(t, "REASONING_MESSAGE", n) }, 10_000},
-		{"state deltas", func(n int) []model.Record { return hostileRecords(t, "state-deltas", n) }, 10_000},
-		{"tool calls", func(n int) []model.Record { return hostileRecords(t, "tool-calls", n) }, 2_000},
+		{"tool-call argument deltas", func(n int) []model.Record { return hostileRecords(t, "arg-deltas", n) }, 5_000},
+		{"text deltas", func(n int) []model.Record { return deltaRecords(t, "TEXT_MESSAGE", n) }, 5_000},
+		{"reasoning deltas", func(n int) []model.Record { return deltaRecords(t, "REASONING_MESSAGE", n) }, 5_000},
+		{"state deltas", func(n int) []model.Record { return hostileRecords(t, "state-deltas", n) }, 5_000},
+		{"tool calls", func(n int) []model.Record { return hostileRecords(t, "tool-calls", n) }, 1_000},
 		{"state patched levels deep", func(n int) []model.Record { return deepPatchRecords(t, 5, n) }, 90},
 	} {
 		small := allocatedPerByte(t, c.make(c.n))
@@ -44,7 +44,10 @@ func allocatedPerByte(t *testing.T, recs []model.Record) float64 {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	foldAsCLI(t, recs)
+	f := foldAsCLI(t, recs)
 	runtime.ReadMemStats(&after)
+	if d := f.Diagnostics(); len(d) > 0 {
+		t.Fatalf("the input has problems, first %+v", d[0])
+	}
 	return float64(after.TotalAlloc-before.TotalAlloc) / float64(size)
 }
