@@ -50,6 +50,7 @@ func (a *App) imagesMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.EnvMsg:
 		ask = im.probe.Env(msg.Getenv)
+		im.term.SetTmux(im.probe.Tmux())
 	case tea.ColorProfileMsg:
 		im.probe.Profile(msg.Profile)
 	case tea.TerminalVersionMsg:

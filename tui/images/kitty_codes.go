@@ -53,15 +53,16 @@ var errUploadTooLarge = errors.New("picture too large to send")
 // uploadCommand returns the escape codes that send img to the terminal as
 // image id, without showing it: img's pixels drawn again (render.Scale,
 // fitting MaxKittySide) and encoded by kitty.EncodeGraphics, base64 in
-// chunks of at most 4096 bytes. w and h are the size sent.
-func uploadCommand(id uint32, img image.Image) (code string, w, h int, err error) {
+// chunks of at most 4096 bytes, each passed through wrap when it is not
+// nil. w and h are the size sent.
+func uploadCommand(id uint32, img image.Image, wrap func(string) string) (code string, w, h int, err error) {
 	b := img.Bounds()
 	w, h = b.Dx(), b.Dy()
 	if w > MaxKittySide || h > MaxKittySide {
 		w, h = render.FitBox(w, h, MaxKittySide, MaxKittySide)
 	}
 	for range kittyShrinks + 1 {
-		code, err := smallestUpload(id, render.Scale(img, w, h))
+		code, err := smallestUpload(id, render.Scale(img, w, h), wrap)
 		if err != nil {
 			return "", 0, 0, err
 		}
@@ -82,7 +83,7 @@ func uploadCommand(id uint32, img image.Image) (code string, w, h int, err error
 // 16-colour screenshots 33%; for smooth gradients (a photo) the PNG is 6.7
 // times smaller (199 KB against 1.33 MB). Both encodings take 70–200 ms
 // for 1280×800 on the development machine, once per picture and terminal.
-func smallestUpload(id uint32, img *image.RGBA) (string, error) {
+func smallestUpload(id uint32, img *image.RGBA, wrap func(string) string) (string, error) {
 	b := img.Bounds()
 	ways := []kitty.Options{
 		{Format: kitty.PNG},
@@ -94,6 +95,7 @@ func smallestUpload(id uint32, img *image.RGBA) (string, error) {
 		// reads it before the defaults are filled in, and sends nothing
 		// without it.
 		o.Action, o.Transmission, o.ID, o.Quiet, o.Chunk = kitty.Transmit, kitty.Direct, int(id), 2, true
+		o.ChunkFormatter = wrap
 		var out strings.Builder
 		if err := kitty.EncodeGraphics(&out, img, &o); err != nil {
 			return "", fmt.Errorf("encode picture for the terminal: %w", err)

@@ -51,6 +51,16 @@ type kittyStore struct {
 	// reset is set when everything was deleted, so that lines drawn
 	// before show blank cells and must be drawn again.
 	reset bool
+	// wrap, when set, wraps each code for a multiplexer to pass on.
+	wrap func(string) string
+}
+
+// write queues one code, wrapped when the terminal is behind tmux.
+func (s *kittyStore) write(code string) {
+	if s.wrap != nil {
+		code = s.wrap(code)
+	}
+	s.out.WriteString(code)
 }
 
 func newKittyStore() *kittyStore {
@@ -82,7 +92,7 @@ func (s *kittyStore) place(k key, pixels func() (image.Image, error), cols, rows
 			return 0, 0, false
 		}
 		id := s.nextID()
-		code, w, h, err := uploadCommand(id, img)
+		code, w, h, err := uploadCommand(id, img, s.wrap)
 		if err != nil {
 			s.failed[k] = true
 			return 0, 0, false
@@ -103,7 +113,7 @@ func (s *kittyStore) place(k key, pixels func() (image.Image, error), cols, rows
 		}
 		p = uint32(len(im.places) + 1)
 		im.places[size] = p
-		s.out.WriteString(placeCommand(im.id, p, cols, rows))
+		s.write(placeCommand(im.id, p, cols, rows))
 	}
 	return im.id, p, true
 }
@@ -116,7 +126,7 @@ func (s *kittyStore) trim() bool {
 		return false
 	}
 	for _, im := range s.sent {
-		s.out.WriteString(deleteCommand(im.id))
+		s.write(deleteCommand(im.id))
 	}
 	clear(s.sent)
 	s.stored = 0

@@ -25,6 +25,7 @@ type Probe struct {
 	// term is $TERM; named is the terminal's answer to XTVERSION.
 	term, named string
 	noColor     bool
+	tmux        bool
 	profile     colorprofile.Profile
 	// asked is set once the graphics query was sent, answered once the
 	// terminal said OK to it.
@@ -46,7 +47,8 @@ func NewProbe(c Choice) *Probe {
 func (p *Probe) Env(getenv func(string) string) string {
 	p.term = getenv("TERM")
 	p.noColor = getenv("NO_COLOR") != ""
-	if p.choice != Auto || p.noColor || getenv("TMUX") != "" || getenv("STY") != "" {
+	p.tmux = getenv("TMUX") != "" || strings.HasPrefix(p.term, "tmux")
+	if p.choice != Auto || p.noColor || p.tmux || getenv("STY") != "" {
 		return ""
 	}
 	switch {
@@ -59,6 +61,10 @@ func (p *Probe) Env(getenv func(string) string) string {
 	}
 	return ansi.RequestNameVersion
 }
+
+// Tmux reports whether the environment Env was given is one of a program
+// running in tmux.
+func (p *Probe) Tmux() bool { return p.tmux }
 
 // Version takes the terminal's name and version (its XTVERSION answer)
 // and returns the graphics query when the name is one of a terminal that

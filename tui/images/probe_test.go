@@ -79,6 +79,17 @@ func TestProbe(t *testing.T) {
 			}
 		})
 	}
+	// In tmux: not asked, and codes forced through go wrapped.
+	for _, e := range []func(string) string{env("TERM", "tmux-256color"), env("TERM", "xterm-kitty", "TMUX", "/tmp/tmux-0/default,1,0")} {
+		p := NewProbe(Kitty)
+		p.Env(e)
+		if !p.Tmux() {
+			t.Errorf("TERM %q: not taken for tmux", e("TERM"))
+		}
+	}
+	if p := NewProbe(Kitty); p.Env(env("TERM", "xterm-kitty")) != "" || p.Tmux() {
+		t.Error("kitty taken for tmux, or asked under a forced choice")
+	}
 	// An answer to a query never sent, or to another id, does not count.
 	p := NewProbe(Auto)
 	p.Env(env("TERM", "xterm-256color"))

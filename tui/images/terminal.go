@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"image"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/agentwatch/agentwatch/tui/render"
 )
 
@@ -57,6 +59,18 @@ func (t *Terminal) Version() uint64 {
 		return 0
 	}
 	return t.version
+}
+
+// SetTmux says whether the terminal is tmux: every code is then wrapped in
+// tmux's passthrough (ansi.TmuxPassthrough), which tmux hands to the
+// terminal it runs in when its allow-passthrough option is on, and drops
+// otherwise. Unwrapped, tmux would take each code for a pane title and
+// show it in its status line.
+func (t *Terminal) SetTmux(on bool) {
+	t.kitty.wrap = nil
+	if on {
+		t.kitty.wrap = ansi.TmuxPassthrough
+	}
 }
 
 // Trim is called before a frame is drawn: once the terminal was sent more

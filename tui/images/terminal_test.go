@@ -275,7 +275,7 @@ func TestUploadIsTheSmallerEncoding(t *testing.T) {
 		flat.Pix[i] = 0xf0
 	}
 	for _, img := range []image.Image{gradient, flat} {
-		code, _, _, err := uploadCommand(7, img)
+		code, _, _, err := uploadCommand(7, img, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,4 +416,41 @@ func FuzzPixels(f *testing.F) {
 			readCells(t, l)
 		}
 	})
+}
+
+func TestTmuxPassthrough(t *testing.T) {
+	term := NewTerminal(Pixels)
+	term.SetTmux(true)
+	p, err := term.Open(testPNG(t, 640, 400, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Lines(40, 12)
+	term.kitty.stored = MaxKittyStored + 1
+	term.Trim() // a delete too
+	out := term.Commands()
+	// Every code is alone in a passthrough of its own: tmux keeps none for
+	// a pane title, and none grows past one chunk.
+	wrapped := regexp.MustCompile(`\x1bPtmux;((?:\x1b\x1b|[^\x1b])*)\x1b\\`)
+	var inner strings.Builder
+	for _, m := range wrapped.FindAllStringSubmatchIndex(out, -1) {
+		code := strings.ReplaceAll(out[m[2]:m[3]], "\x1b\x1b", "\x1b")
+		if len(readCodes(t, code)) != 1 {
+			t.Fatalf("a passthrough holds %d codes: %q", len(readCodes(t, code)), code[:min(len(code), 60)])
+		}
+		inner.WriteString(code)
+	}
+	if rest := wrapped.ReplaceAllString(out, ""); rest != "" {
+		t.Fatalf("codes outside tmux's passthrough: %q", rest[:min(len(rest), 60)])
+	}
+	sent, places, deletes := uploads(t, readCodes(t, inner.String()))
+	if len(sent) != 1 || len(places) != 1 || len(deletes) != 1 {
+		t.Errorf("through tmux: %d uploads, %d placements, %d deletes; want 1 each", len(sent), len(places), len(deletes))
+	}
+	term.SetTmux(false)
+	p, _ = term.Open(testPNG(t, 64, 40, 7))
+	p.Lines(10, 3)
+	if out := term.Commands(); strings.Contains(out, "\x1bPtmux;") {
+		t.Error("codes wrapped for tmux after SetTmux(false)")
+	}
 }
