@@ -24,6 +24,7 @@ func imagesFlag(cmd *cobra.Command, opts *app.Options) {
 // refused as the command line is read.
 type imagesValue struct{ c *images.Choice }
 
+// String is the value, as --help shows its default.
 func (v imagesValue) String() string {
 	if v.c == nil {
 		return ""
@@ -31,6 +32,7 @@ func (v imagesValue) String() string {
 	return string(*v.c)
 }
 
+// Set takes the value given on the command line, or refuses it.
 func (v imagesValue) Set(s string) error {
 	c, err := images.ParseChoice(s)
 	if err != nil {
@@ -40,4 +42,5 @@ func (v imagesValue) Set(s string) error {
 	return nil
 }
 
+// Type names the value in the usage line: --images mode.
 func (v imagesValue) Type() string { return "mode" }
