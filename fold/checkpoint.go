@@ -123,7 +123,7 @@ func (st *state) independent() state {
 	n.Chunks = chunkState{Lanes: slices.Clone(st.Chunks.Lanes)}
 	n.Verify = st.Verify.clone()
 	n.Reduce = reduceState{
-		State:             st.Reduce.State, // replaced, never changed in place
+		State:             st.Reduce.State, // shared: a patch copies what a checkpoint shares before changing it
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
 		Answered:          maps.Clone(st.Reduce.Answered),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
