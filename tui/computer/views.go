@@ -45,6 +45,18 @@ func executeView(s *model.Step, a stepArgs, width, height int, whole bool) []str
 	}
 	lines := make([]string, 0, height)
 	switch {
+	case cmd != "" && whole && width > 4:
+		// A view that scrolls shows the whole command, wrapped.
+		for i, part := range strings.Split(ansi.Hardwrap(oneLine(cmd), width-2, true), "\n") {
+			w := render.NewLine(width)
+			if i == 0 {
+				w.Put("$ ", styles.ParamDim)
+			} else {
+				w.Spaces(2)
+			}
+			w.Put(part, styles.ParamBold)
+			lines = append(lines, w.String())
+		}
 	case cmd != "":
 		w := render.NewLine(width)
 		w.Put("$ ", styles.ParamDim)

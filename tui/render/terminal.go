@@ -31,24 +31,57 @@ const (
 // across the hidden middle), so a coloured block that spans lines keeps its
 // colour although every shown line ends with a reset.
 func TerminalLines(output string, width, height int) []string {
-	return terminalLines(output, width, height, false)
+	return terminalLines(output, width, height)
 }
 
 // TerminalHead lays out a command's output as TerminalLines does, but for
-// a view that scrolls: the first height lines, the last of them "… N more
-// lines" when the output has more, rather than its head and its tail.
+// a view that scrolls: from the top, a line longer than the width wrapped
+// onto the next rows as a terminal wraps it (so nothing of it is cut off),
+// at most height rows, the last of them "… N more lines" when the output
+// has more.
 func TerminalHead(output string, width, height int) []string {
-	return terminalLines(output, width, height, true)
-}
-
-func terminalLines(output string, width, height int, headOnly bool) []string {
 	if width < 1 || height < 1 {
 		return nil
 	}
+	lines := outputLines(output)
+	out := make([]string, 0, min(len(lines), height))
+	var carry sgrState
+	for i, raw := range lines {
+		line := sanitize.SafeSGR(lastCRState(raw))
+		if strings.IndexByte(line, '\t') >= 0 {
+			line = ExpandTabs(line)
+		}
+		segs := []string{line}
+		if ansi.StringWidth(line) > width {
+			segs = strings.Split(ansi.Hardwrap(line, width, true), "\n")
+		}
+		for j, seg := range segs {
+			last := i == len(lines)-1 && j == len(segs)-1
+			if len(out) == height-1 && !last {
+				return append(out, MoreLine(len(lines)-i, width))
+			}
+			out = append(out, layoutLine(carry.prefix(), seg, width))
+			carry.scan(seg)
+		}
+	}
+	return out
+}
+
+// outputLines are output's lines; a final newline ends the last line
+// rather than starting one.
+func outputLines(output string) []string {
 	lines := strings.Split(output, "\n")
 	if n := len(lines); n > 0 && strings.Trim(lines[n-1], "\r") == "" {
-		lines = lines[:n-1] // a trailing newline ends the last line, it does not start one
+		lines = lines[:n-1]
 	}
+	return lines
+}
+
+func terminalLines(output string, width, height int) []string {
+	if width < 1 || height < 1 {
+		return nil
+	}
+	lines := outputLines(output)
 	if len(lines) == 0 {
 		return nil
 	}
@@ -56,18 +89,12 @@ func terminalLines(output string, width, height int, headOnly bool) []string {
 	head, tail, hidden := len(lines), 0, 0
 	if len(lines) > height {
 		head = (height - 1) / 2
-		if headOnly {
-			head = height - 1
-		}
 		tail = height - 1 - head
 		hidden = len(lines) - head - tail
 	}
 	out := make([]string, 0, min(len(lines), height))
 	var carry sgrState
 	for i, raw := range lines {
-		if i == head && hidden > 0 && headOnly {
-			return append(out, MoreLine(hidden, width))
-		}
 		if i == head && hidden > 0 {
 			out = append(out, hiddenMarker(hidden, width))
 		}

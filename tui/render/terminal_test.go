@@ -168,3 +168,26 @@ func BenchmarkTerminalLines(b *testing.B) {
 		TerminalLines(out, 80, 24)
 	}
 }
+
+// A view that scrolls wraps a long line instead of cutting it, carrying
+// its colour onto the next row, and counts what it leaves for later.
+func TestTerminalHeadWraps(t *testing.T) {
+	out := "\x1b[32m" + strings.Repeat("abcdefghij", 3) + "\x1b[0m\nshort\nmore\n"
+	lines := TerminalHead(out, 12, 10)
+	plain := make([]string, len(lines))
+	for i, l := range lines {
+		plain[i] = ansi.Strip(l)
+		if w := ansi.StringWidth(l); w > 12 {
+			t.Errorf("line %d is %d cells", i, w)
+		}
+	}
+	if strings.Join(plain, "|") != "abcdefghijab|cdefghijabcd|efghij|short|more" {
+		t.Errorf("wrapped into %q", plain)
+	}
+	if !strings.HasPrefix(lines[1], "\x1b[32m") {
+		t.Errorf("the wrapped row lost its colour: %q", lines[1])
+	}
+	if cut := TerminalHead(out, 12, 3); len(cut) != 3 || !strings.Contains(ansi.Strip(cut[2]), "3 more") {
+		t.Errorf("cut to 3 rows: %q", cut)
+	}
+}
