@@ -2,9 +2,11 @@ package tui
 
 // This file connects the screen to the way its terminal draws pictures
 // (package images): the questions asked when the program starts, the
-// answers, and the escape codes that send a picture before the frame that
-// shows it. Over SSH every session's App asks its own viewer's terminal
-// and keeps its own record of the pictures sent there.
+// answers, the encoding of new pictures off the screen's goroutine, and
+// the escape codes that send them. A frame shows a new picture's cells at
+// once; the terminal draws the picture when its upload arrives. Over SSH
+// every session's App asks its own viewer's terminal and keeps its own
+// record of the pictures sent there.
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +24,9 @@ type appImages struct {
 	// at; when it changes they are drawn again.
 	drawn uint64
 }
+
+// uploadedMsg brings back a picture encoded off the screen's goroutine.
+type uploadedMsg struct{ images.Encoded }
 
 // imagesState is the screen's appImages, made on first use from
 // AppOptions.Images.
@@ -58,6 +63,9 @@ func (a *App) imagesMsg(msg tea.Msg) tea.Cmd {
 	case uv.KittyGraphicsEvent:
 		// Bubble Tea hands graphics answers on as the input decoder's own event.
 		im.probe.Graphics(msg.Options.ID, string(msg.Payload))
+	case uploadedMsg:
+		im.term.Finish(msg.Encoded)
+		return nil
 	default:
 		return nil
 	}
@@ -82,18 +90,24 @@ func (a *App) syncImages() {
 	a.transcript.SetPictures(im.term)
 }
 
-// imagesOut returns the command that sends the terminal the pictures the
-// frame just laid out shows and it does not hold yet, or nil.
+// imagesOut returns the commands that encode the pictures the frame just
+// laid out shows and the terminal does not hold (each comes back as an
+// uploadedMsg), and that send the codes ready (uploads encoded,
+// placements, deletes); nil when there is nothing to do.
 //
-// The codes are written ahead of the frame, and a terminal keeps separate
+// The codes are written ahead of a frame, and a terminal keeps separate
 // pictures for its main and alternate screens: so they start by switching
 // to the alternate screen, where the screen draws. That does nothing once
 // the renderer has switched, and keeps a picture sent before the first
 // frame from landing on the main screen and never showing.
 func (a *App) imagesOut() tea.Cmd {
-	codes := a.pictures().Commands()
-	if codes == "" {
-		return nil
+	term := a.pictures()
+	var cmds []tea.Cmd
+	for _, u := range term.Uploads() {
+		cmds = append(cmds, func() tea.Msg { return uploadedMsg{u.Encode()} })
 	}
-	return tea.Raw(ansi.SetModeAltScreenSaveCursor + codes)
+	if codes := term.Commands(); codes != "" {
+		cmds = append(cmds, tea.Raw(ansi.SetModeAltScreenSaveCursor+codes))
+	}
+	return tea.Batch(cmds...)
 }

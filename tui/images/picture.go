@@ -38,8 +38,8 @@ func (p *Picture) Rows(cols, maxRows int) int {
 // Lines draws the picture in a cols×rows box: exactly rows lines of
 // exactly cols cells. As pixels, the picture's part of the box (as for
 // half blocks, cells about twice as tall as wide) is placeholder cells, the
-// placement the terminal fits the picture into; the codes that send it
-// queue in the Terminal's Commands. A picture that cannot be sent, and
+// placement the terminal fits the picture into; a picture the terminal
+// does not hold yet queues an Upload, and its placement waits for it. A picture that cannot be sent, and
 // any picture on a terminal drawing half blocks, is drawn with
 // render.HalfBlock; on one drawing text, it is named. cols or rows below 1
 // give nil.
@@ -57,7 +57,7 @@ func (p *Picture) Lines(cols, rows int) []string {
 		// nothing.
 		tw, th := render.FitBox(p.w, p.h, cols, 2*rows)
 		bw, bh := min(tw, kittyMaxSpan), min((th+1)/2, kittyMaxSpan)
-		if id, placement, ok := p.t.kitty.place(p.key, p.pixels, bw, bh); ok {
+		if id, placement, ok := p.t.kitty.place(p.key, p.w, p.h, p.source(), bw, bh); ok {
 			return centre(placeholderLines(id, placement, bw, bh), bw, cols, rows)
 		}
 	}
@@ -66,6 +66,16 @@ func (p *Picture) Lines(cols, rows int) []string {
 		return nil
 	}
 	return render.HalfBlock(img, cols, rows)
+}
+
+// source returns what gives an Upload the decoded picture, on any
+// goroutine: the picture decoded already, or its bytes decoded then.
+func (p *Picture) source() func() (image.Image, error) {
+	if img := p.img; img != nil {
+		return func() (image.Image, error) { return img, nil }
+	}
+	data := p.data
+	return func() (image.Image, error) { return render.DecodeImage(data) }
 }
 
 // pixels decodes the picture if it was not decoded yet.

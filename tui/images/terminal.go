@@ -76,7 +76,8 @@ func (t *Terminal) SetTmux(on bool) {
 // Trim is called before a frame is drawn: once the terminal was sent more
 // than MaxKittyStored pixels, every picture is deleted (the codes queue for
 // Commands) and Version changes, so what is in view is drawn, and sent,
-// again.
+// again. Version changes too when a picture could not be sent, so that it
+// is drawn in half blocks.
 func (t *Terminal) Trim() {
 	if t == nil {
 		return
@@ -87,10 +88,29 @@ func (t *Terminal) Trim() {
 	}
 }
 
-// Commands returns, once, the escape codes queued by the pictures drawn
-// since the last call: uploads, placements, deletes. They must reach the
-// terminal (tea.Raw) for the placeholder cells to show; "" when there
-// are none.
+// Uploads returns, once, the pictures drawn as pixels since the last call
+// that the terminal does not hold: each to be encoded (Upload.Encode, off
+// the screen's goroutine) and handed back to Finish.
+func (t *Terminal) Uploads() []Upload {
+	if t == nil {
+		return nil
+	}
+	return t.kitty.takeUploads()
+}
+
+// Finish takes an upload encoded: its codes, then those of the placements
+// made meanwhile, queue for Commands. When it could not be encoded the
+// picture is drawn in half blocks from then on (Version changes).
+func (t *Terminal) Finish(e Encoded) {
+	if t == nil {
+		return
+	}
+	t.kitty.finish(e)
+}
+
+// Commands returns, once, the escape codes queued since the last call:
+// uploads finished, placements, deletes. They must reach the terminal
+// (tea.Raw) for the placeholder cells to show; "" when there are none.
 func (t *Terminal) Commands() string {
 	if t == nil {
 		return ""

@@ -3,6 +3,7 @@ package images
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -119,6 +120,15 @@ func decodeUpload(t testing.TB, keys map[string]string, data []byte) image.Image
 	return img
 }
 
+// send encodes the uploads term queued, as the screen does off its own
+// goroutine, hands them back, and returns the codes term would send.
+func send(term *Terminal) string {
+	for _, u := range term.Uploads() {
+		term.Finish(u.Encode())
+	}
+	return term.Commands()
+}
+
 // testPNG is a w×h PNG of a gradient with a coloured square in it.
 func testPNG(t testing.TB, w, h int, seed uint8) []byte {
 	t.Helper()
@@ -159,11 +169,11 @@ func TestPixelsSentOnceAndPlacedPerSize(t *testing.T) {
 	first := draw(a, 60, 15)
 	draw(a, 12, 4)
 	draw(b, 12, 4)
-	codes := readCodes(t, term.Commands())
+	codes := readCodes(t, send(term))
 	again := draw(a, 60, 15)
 	draw(a, 12, 4)
 	draw(b, 12, 4)
-	if more := term.Commands(); more != "" {
+	if more := send(term); more != "" {
 		t.Errorf("drawing the same pictures at the same sizes again queued %q", more)
 	}
 	if strings.Join(first, "\n") != strings.Join(again, "\n") {
@@ -235,7 +245,7 @@ func TestPixelsSizeLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Lines(40, 10)
-	sent, _, _ := uploads(t, readCodes(t, term.Commands()))
+	sent, _, _ := uploads(t, readCodes(t, send(term)))
 	for _, img := range sent {
 		if size := img.Bounds().Size(); size != image.Pt(MaxKittySide, MaxKittySide/2) {
 			t.Errorf("a 2000×1000 picture was sent as %v, want %d×%d", size, MaxKittySide, MaxKittySide/2)
@@ -256,7 +266,7 @@ func TestPixelsSizeLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Lines(40, 10)
-	cmds := term.Commands()
+	cmds := send(term)
 	if len(cmds) > MaxKittyUpload {
 		t.Errorf("an upload of %d bytes, over MaxKittyUpload", len(cmds))
 	}
@@ -299,10 +309,10 @@ func TestPixelsTrimDeletesAndSendsAgain(t *testing.T) {
 	data := testPNG(t, 64, 64, 4)
 	p, _ := term.Open(data)
 	p.Lines(10, 5)
-	term.Commands()
+	send(term)
 	v := term.Version()
 	term.Trim()
-	if term.Version() != v || term.Commands() != "" {
+	if term.Version() != v || send(term) != "" {
 		t.Fatal("Trim under the budget changed something")
 	}
 	term.kitty.stored = MaxKittyStored + 1 // as if many pictures had been sent
@@ -310,13 +320,13 @@ func TestPixelsTrimDeletesAndSendsAgain(t *testing.T) {
 	if term.Version() == v {
 		t.Error("Trim over the budget left Version alone: cached lines would show deleted pictures")
 	}
-	_, _, deletes := uploads(t, readCodes(t, term.Commands()))
+	_, _, deletes := uploads(t, readCodes(t, send(term)))
 	if len(deletes) != 1 {
 		t.Fatalf("%d deletes, want 1", len(deletes))
 	}
 	p, _ = term.Open(data)
 	p.Lines(10, 5)
-	sent, places, _ := uploads(t, readCodes(t, term.Commands()))
+	sent, places, _ := uploads(t, readCodes(t, send(term)))
 	if len(sent) != 1 || len(places) != 1 {
 		t.Errorf("after the purge the picture in view was sent %d times and placed %d times, want 1 and 1", len(sent), len(places))
 	}
@@ -377,7 +387,7 @@ func TestTextAndHalfBlocks(t *testing.T) {
 		if got := strings.Join(p.Lines(30, 8), "\n"); got != want {
 			t.Errorf("%v: not render.HalfBlock", term.Mode())
 		}
-		if term.Commands() != "" {
+		if send(term) != "" {
 			t.Error("half blocks queued codes")
 		}
 	}
@@ -407,7 +417,7 @@ func FuzzPixels(f *testing.F) {
 			return
 		}
 		lines := p.Lines(12, 4)
-		cmds := term.Commands()
+		cmds := send(term)
 		if cmds == "" {
 			return // could not be sent: half blocks
 		}
@@ -426,9 +436,10 @@ func TestTmuxPassthrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Lines(40, 12)
+	out := send(term)
 	term.kitty.stored = MaxKittyStored + 1
 	term.Trim() // a delete too
-	out := term.Commands()
+	out += send(term)
 	// Every code is alone in a passthrough of its own: tmux keeps none for
 	// a pane title, and none grows past one chunk.
 	wrapped := regexp.MustCompile(`\x1bPtmux;((?:\x1b\x1b|[^\x1b])*)\x1b\\`)
@@ -450,7 +461,67 @@ func TestTmuxPassthrough(t *testing.T) {
 	term.SetTmux(false)
 	p, _ = term.Open(testPNG(t, 64, 40, 7))
 	p.Lines(10, 3)
-	if out := term.Commands(); strings.Contains(out, "\x1bPtmux;") {
+	if out := send(term); strings.Contains(out, "\x1bPtmux;") {
 		t.Error("codes wrapped for tmux after SetTmux(false)")
+	}
+}
+
+func TestUploadsAreEncodedApart(t *testing.T) {
+	term := NewTerminal(Pixels)
+	data := testPNG(t, 320, 200, 11)
+	p, _ := term.Open(data)
+	lines := p.Lines(40, 10)
+	// The cells are there at once; nothing goes out before the upload is
+	// encoded, not even the placement, which must follow it.
+	if len(readCells(t, lines[0])) == 0 {
+		t.Fatal("no placeholder cells before the upload is encoded")
+	}
+	if out := term.Commands(); out != "" {
+		t.Fatalf("codes before the upload was encoded: %q", out)
+	}
+	ups := term.Uploads()
+	if len(ups) != 1 || len(term.Uploads()) != 0 {
+		t.Fatalf("%d uploads, then more: want one, once", len(ups))
+	}
+	p, _ = term.Open(data)
+	p.Lines(12, 4) // placed at another size while its upload is encoded
+	if len(term.Uploads()) != 0 {
+		t.Error("a picture being encoded was queued again")
+	}
+	term.Finish(ups[0].Encode())
+	codes := readCodes(t, term.Commands())
+	if len(codes) < 3 || codes[0].keys["a"] != "" || codes[len(codes)-1].keys["a"] != "p" || codes[len(codes)-2].keys["a"] != "p" {
+		t.Fatalf("want the upload, then both placements; got %d codes ending %v", len(codes), codes[len(codes)-1].keys)
+	}
+
+	// An upload that comes back after its picture was deleted is dropped.
+	other := testPNG(t, 64, 64, 12)
+	p, _ = term.Open(other)
+	p.Lines(8, 4)
+	late := term.Uploads()
+	term.kitty.stored = MaxKittyStored + 1
+	term.Trim()
+	term.Commands()
+	term.Finish(late[0].Encode())
+	if out := term.Commands(); out != "" {
+		t.Errorf("an upload of a deleted picture was sent: %q", out[:min(len(out), 40)])
+	}
+
+	// One that cannot be encoded turns the picture to half blocks, and
+	// Version changes so that its cells are drawn again.
+	bad := testPNG(t, 16, 16, 13)
+	p, _ = term.Open(bad)
+	p.Lines(8, 4)
+	failed := term.Uploads()[0]
+	failed.pixels = func() (image.Image, error) { return nil, errors.New("broken") }
+	v := term.Version()
+	term.Finish(failed.Encode())
+	term.Trim()
+	if term.Version() == v {
+		t.Error("a failed upload left Version alone")
+	}
+	p, _ = term.Open(bad)
+	if l := p.Lines(8, 4); !strings.Contains(strings.Join(l, ""), "▀") {
+		t.Errorf("a picture that could not be sent is not drawn in half blocks: %q", l)
 	}
 }
