@@ -83,7 +83,7 @@ func TestViewersShareOneGrowingLog(t *testing.T) {
 	// b handles a key of its own after a's: had a's keys reached b, its
 	// screen would show it by then.
 	b.send("?")
-	b.waitFor("Help")
+	b.waitFor("Keys ·")
 	b.send(keyEsc)
 	b.waitFor(stepOf(4, 4)) // fails, showing b's screen, if a's ← moved b
 	a.send(keyRight)
