@@ -1,7 +1,8 @@
 package tui
 
-// This file draws the App: the layout of transcript and panel, the panel's
-// header, view, status and timeline, and the footer of key hints.
+// This file draws the App: View joins the lines relayout made in Update
+// (app_layout.go) and draws the help or a dialog over them; and the
+// geometry, caches and small drawing helpers the layout shares.
 
 import (
 	"slices"
@@ -32,7 +33,7 @@ func (r rect) contains(x, y int) bool {
 	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
 }
 
-// appGeometry is where the last View drew what the mouse can hit.
+// appGeometry is where the last layout put what the mouse can hit.
 type appGeometry struct {
 	transcriptTitle rect
 	transcript      rect

@@ -21,8 +21,9 @@ import (
 // ("── run r2 (continues r1) ──", "(branch of r1)"), other kinds as one dim line. Only the visible
 // rows are rendered: item heights are cached per width, unknown heights estimated.
 //
-// It is a plain component: the screen calls SetItems, SetSize, ScrollBy and
-// View; it runs no Update loop and is not safe for concurrent use.
+// It is a plain component: the screen calls SetItems, SetSize, ScrollBy,
+// the cursor's and mark's methods (cursor.go) and View; it runs no Update
+// loop and is not safe for concurrent use.
 type Transcript struct {
 	items []*model.Item
 	steps []*model.Step
