@@ -2,40 +2,22 @@ package tui
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/hostile"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
-
-// longText is n bytes of markdown paragraphs, numbered so that a row tells
-// where it comes from, with a code fence now and then.
-func longText(n int, seed uint64) string {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var b strings.Builder
-	for p := 0; b.Len() < n; p++ {
-		fmt.Fprintf(&b, "para%d", p)
-		for range 10 + rng.IntN(120) {
-			b.WriteString(" word")
-		}
-		b.WriteString("\n\n")
-		if rng.IntN(20) == 0 {
-			b.WriteString("```\ncode line\n\ncode after a blank\n```\n\n")
-		}
-	}
-	return b.String()
-}
 
 // TestAppQuitsWithALongMessagePending folds a log whose one message is 20
 // MiB and checks that the frame after it renders a screenful, not the
 // message, and that q and ctrl+c still quit.
 func TestAppQuitsWithALongMessagePending(t *testing.T) {
-	body := longText(20<<20, 3)
+	body := hostile.Prose(20<<20, 3)
 	log := fmt.Sprintf(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}
 {"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}
 {"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":%q}
