@@ -31,6 +31,15 @@ func (t *Translator) emit(th *threadState, at time.Time, ev map[string]any) {
 	t.out = append(t.out, rec)
 }
 
+// emitAs is emit for an event of subagent run sub ("" for the run's own
+// agent): the event carries it as its subagentRunId.
+func (t *Translator) emitAs(th *threadState, at time.Time, sub string, ev map[string]any) {
+	if sub != "" {
+		ev["subagentRunId"] = sub
+	}
+	t.emit(th, at, ev)
+}
+
 // validUTF8 replaces invalid UTF-8 in the strings of v (telemetry decoded
 // from protobuf is not checked), so that every event encodes.
 func validUTF8(v any) any {

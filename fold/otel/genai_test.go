@@ -1,8 +1,10 @@
 package otel_test
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -125,29 +127,149 @@ func TestGenAILive(t *testing.T) {
 	}
 }
 
-// An agent inside another agent's run is a phase of the run, around what
-// it did; the run is the outermost agent's.
-func TestGenAINestedAgent(t *testing.T) {
-	inner := "00000000000000b2"
-	specs := []spanSpec{
+// nestedSpans is a lead agent that calls a helper agent as a tool (the
+// call delegate), the helper running a researcher agent of its own that
+// fails; each agent does something.
+func nestedSpans() []spanSpec {
+	return []spanSpec{
 		{trace: genTrace, id: genAgent, name: "invoke_agent lead", start: 0, end: 1000,
 			kv: []any{"gen_ai.operation.name", "invoke_agent", "gen_ai.agent.name", "lead", "gen_ai.conversation.id", "c"}},
-		{trace: genTrace, id: inner, parent: genAgent, name: "invoke_agent helper", start: 100, end: 800,
-			kv: []any{"gen_ai.operation.name", "invoke_agent", "gen_ai.agent.name", "helper"}},
-		{trace: genTrace, id: "00000000000000a1", parent: inner, name: "execute_tool search", start: 200, end: 300,
+		{trace: genTrace, id: "00000000000000d1", parent: genAgent, name: "execute_tool delegate", start: 50, end: 900,
+			kv: []any{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "delegate", "gen_ai.tool.call.id", "call_d"}},
+		{trace: genTrace, id: "00000000000000b2", parent: "00000000000000d1", name: "invoke_agent helper", start: 100, end: 800,
+			kv: []any{"gen_ai.operation.name", "invoke_agent", "gen_ai.agent.name", "helper", "gen_ai.agent.description", "checks the facts"}},
+		{trace: genTrace, id: "00000000000000a1", parent: "00000000000000b2", name: "execute_tool search", start: 200, end: 300,
 			kv: []any{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "search"}},
+		{trace: genTrace, id: "00000000000000c1", parent: "00000000000000b2", name: "chat gpt-4o", start: 310, end: 390,
+			kv: []any{"gen_ai.operation.name", "chat", "gen_ai.request.model", "gpt-4o", "gen_ai.usage.input_tokens", 5, "gen_ai.usage.output_tokens", 2,
+				"gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"text","content":"found it"}]}]`}},
+		{trace: genTrace, id: "00000000000000b3", parent: "00000000000000b2", name: "invoke_agent researcher", start: 400, end: 700, err: "no sources",
+			kv: []any{"gen_ai.operation.name", "invoke_agent", "gen_ai.agent.name", "researcher"}},
+		{trace: genTrace, id: "00000000000000a2", parent: "00000000000000b3", name: "execute_tool fetch", start: 450, end: 600,
+			kv: []any{"gen_ai.operation.name", "execute_tool", "gen_ai.tool.name", "fetch", "gen_ai.tool.call.id", "call_f"}},
 	}
-	ts := foldAll(t, translate(otel.Options{}, []ptrace.Traces{traces(genResource, specs...)}, nil))
+}
+
+// checkNested checks the runs nestedSpans makes: one run (the lead's),
+// a subagent run per nested agent whose events say which parent it has
+// (parentSubagentRunId, parentToolCallId) and whose rows say it in words;
+// each step, message and row of a nested agent is its subagent's.
+func checkNested(t *testing.T, recs []model.Record) {
+	t.Helper()
+	ts := foldAll(t, recs)
 	th := thread(t, ts, "support-bot/h1/c")
-	if runs := th.Fold.Runs(); len(runs) != 1 || runs[0].Status != model.StatusCompleted {
+	if runs := th.Fold.Runs(); len(runs) != 1 || runs[0].RunID != genTrace || runs[0].Status != model.StatusCompleted {
 		t.Fatalf("runs %+v", runs)
 	}
-	phases := items(th, model.ItemPhase)
-	if len(phases) != 1 || phases[0].Name != "agent helper ("+inner+")" || !phases[0].Status.Done() {
-		t.Fatalf("phases %+v", phases)
+	if p := items(th, model.ItemPhase); len(p) != 0 {
+		t.Errorf("phases %+v, want none", p)
 	}
-	if s := th.Fold.Steps(); len(s) != 1 || s[0].ToolCallID != "00000000000000a1" || s[0].Status != model.StatusCompleted {
+	subs := items(th, model.ItemSubagent)
+	if len(subs) != 2 {
+		t.Fatalf("subagents %+v", subs)
+	}
+	if s := subs[0]; s.ID != "00000000000000b2" || s.Name != "helper" || s.Status != model.StatusCompleted ||
+		s.Text != "checks the facts · called by lead through tool call call_d" {
+		t.Errorf("helper %+v", s)
+	}
+	if s := subs[1]; s.ID != "00000000000000b3" || s.Name != "researcher" || s.Status != model.StatusFailed ||
+		s.Text != "no sources" {
+		t.Errorf("researcher %+v", s)
+	}
+	parents := map[string]map[string]any{}
+	for _, r := range recs {
+		var ev map[string]any
+		if err := json.Unmarshal(r.Raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev["type"] == "SUBAGENT_STARTED" {
+			parents[ev["subagentRunId"].(string)] = ev
+		}
+	}
+	if p := parents["00000000000000b2"]; p["parentToolCallId"] != "call_d" || p["parentSubagentRunId"] != nil {
+		t.Errorf("helper started %v, want the call delegate as its parent", p)
+	}
+	if p := parents["00000000000000b3"]; p["parentSubagentRunId"] != "00000000000000b2" || p["parentToolCallId"] != nil ||
+		p["description"] != "called by helper" {
+		t.Errorf("researcher started %v, want the helper as its parent", p)
+	}
+	want := map[string]string{"delegate": "", "search": "00000000000000b2", "fetch": "00000000000000b3"}
+	steps := th.Fold.Steps()
+	if len(steps) != 3 {
+		t.Fatalf("steps %+v", steps)
+	}
+	for _, s := range steps {
+		if w, ok := want[s.ToolName]; !ok || s.SubagentRunID != w || s.Status != model.StatusCompleted {
+			t.Errorf("step %s: subagent %q, status %s; want subagent %q", s.ToolName, s.SubagentRunID, s.Status, w)
+		}
+	}
+	if m := items(th, model.ItemMessage); len(m) != 1 || m[0].SubagentRunID != "00000000000000b2" {
+		t.Errorf("messages %+v, want the helper's answer", m)
+	}
+}
+
+// An agent inside another agent's run is a subagent run (AG-UI
+// SUBAGENT_*, one open run per thread) whose parent is the span above
+// it: another nested agent, or the tool call that invoked it. What it
+// does is its subagent's. Out of order, the result is the same.
+func TestGenAINestedAgents(t *testing.T) {
+	specs := nestedSpans()
+	checkNested(t, translate(otel.Options{}, []ptrace.Traces{traces(genResource, specs...)}, nil))
+	slices.Reverse(specs)
+	checkNested(t, translate(otel.Options{}, []ptrace.Traces{traces(genResource, specs...)}, nil))
+}
+
+// Live, a nested agent's spans may come before the agents above them
+// (an exporter sends a span when it ends): what came before its agent
+// is the run's own, and nothing is a protocol problem.
+func TestGenAINestedLive(t *testing.T) {
+	specs := nestedSpans()
+	tr := otel.New(otel.Options{})
+	var batches [][]model.Record
+	for i := len(specs) - 1; i >= 0; i-- {
+		tr.AddTraces(traces(genResource, specs[i]))
+		batches = append(batches, tr.Flush())
+	}
+	ts := foldAll(t, batches...)
+	// Only the lead names the conversation, and it comes last.
+	th := thread(t, ts, "support-bot/h1/trace-"+genTrace)
+	if s := th.Fold.Steps(); len(s) != 3 {
 		t.Fatalf("steps %+v", s)
+	}
+	if s := items(th, model.ItemSubagent); len(s) != 2 || !s[0].Status.Done() || !s[1].Status.Done() {
+		t.Fatalf("subagents %+v", s)
+	}
+	if r := th.Fold.Runs(); len(r) != 1 || r[0].Status != model.StatusCompleted {
+		t.Fatalf("runs %+v, want the lead's run, ended by the lead", r)
+	}
+}
+
+// Live, an agent whose parent span has not come yet may be a subagent:
+// it is shown as one, and its run stays open. When the span above it
+// comes and is not an agent (a server's request span), the agent was the
+// run's own, and the run ends then, at the agent's end, failed as it did.
+func TestGenAIAgentUnderLateRoot(t *testing.T) {
+	root := "00000000000000e1"
+	specs := []spanSpec{
+		{trace: genTrace, id: genAgent, parent: root, name: "invoke_agent support", start: 10, end: 900, err: "gave up",
+			kv: []any{"gen_ai.operation.name", "invoke_agent", "gen_ai.agent.name", "support", "gen_ai.conversation.id", "c"}},
+		{trace: genTrace, id: root, name: "POST /chat", start: 0, end: 1000, kv: []any{"gen_ai.conversation.id", "c"}},
+	}
+	tr := otel.New(otel.Options{})
+	tr.AddTraces(traces(genResource, specs[0]))
+	first := tr.Flush()
+	ts := foldAll(t, first)
+	th := thread(t, ts, "support-bot/h1/c")
+	if r := th.Fold.Runs(); len(r) != 1 || r[0].Status != model.StatusRunning {
+		t.Fatalf("before the root: runs %+v", r)
+	}
+	tr.AddTraces(traces(genResource, specs[1]))
+	ts.Apply("otlp", tr.Flush()...)
+	if r := th.Fold.Runs(); len(r) != 1 || r[0].Status != model.StatusFailed || r[0].Error != "gave up" || !r[0].Ended.Equal(t0.Add(900*time.Millisecond)) {
+		t.Fatalf("after the root: runs %+v", r)
+	}
+	if d := th.Fold.Diagnostics(); len(d) != 0 {
+		t.Fatalf("problems %+v", d)
 	}
 }
 

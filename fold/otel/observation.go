@@ -87,8 +87,21 @@ type observation struct {
 	// builtin says the tool is an agent's own (Claude Code, Codex), whose
 	// category and location agentwatch knows (tools.go).
 	builtin bool
-	// nested says an agent runs inside another agent of its run.
+	// nested says an agent runs inside another agent of its run: it is a
+	// subagent run (AG-UI SUBAGENT_*), identified by its span id.
 	nested bool
+	// sub is the subagent run the observation happens in: the span id of
+	// the nearest nested agent around it ("" for the run's own agent). For
+	// a nested agent it is the subagent that runs it, its parent.
+	sub string
+	// parentCall is, for a nested agent called as a tool, the tool call
+	// whose span encloses it (AG-UI parentToolCallId).
+	parentCall string
+	// desc is a nested agent's description (gen_ai.agent.description).
+	desc string
+	// pendingAbove is, for an agent taken as nested because a span above
+	// it has not come, that span's key (pending.go).
+	pendingAbove string
 	// extra is what an activity row shows besides (an error's status code,
 	// a usage's cost).
 	extra map[string]any

@@ -43,12 +43,13 @@ func (t *Translator) run(th *threadState, o *observation, at time.Time) *runStat
 }
 
 // finishRun ends the thread's open run: what it left open is closed (a
-// tool call with no result stays without one), then RUN_FINISHED with the
-// run's token usage, or RUN_ERROR when the agent failed.
+// tool call with no result stays without one, a subagent still running
+// finishes), then RUN_FINISHED with the run's token usage, or RUN_ERROR
+// when the agent failed.
 func (t *Translator) finishRun(th *threadState, at time.Time, failed bool, why string) {
 	r := th.open
-	for i := len(r.phases) - 1; i >= 0; i-- {
-		t.emit(th, at, map[string]any{"type": "STEP_FINISHED", "stepName": r.phases[i]})
+	for i := len(r.subs) - 1; i >= 0; i-- {
+		t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": r.subs[i]})
 	}
 	for _, id := range r.open {
 		t.emit(th, at, map[string]any{"type": "TOOL_CALL_END", "toolCallId": id})
@@ -56,7 +57,7 @@ func (t *Translator) finishRun(th *threadState, at time.Time, failed bool, why s
 			c.ended = true
 		}
 	}
-	r.phases, r.open = nil, nil
+	r.subs, r.open = nil, nil
 	if failed {
 		if why == "" {
 			why = "the agent failed"
@@ -77,39 +78,76 @@ func (t *Translator) finishRun(th *threadState, at time.Time, failed bool, why s
 	th.open = nil
 }
 
-// phaseName names a nested agent's phase: its name and span.
-func phaseName(o *observation) string {
-	return "agent " + o.name + " (" + o.span + ")"
-}
-
 // agentStart opens a run for an agent that no other agent of its run
-// encloses, and a phase for one that another encloses.
+// encloses, and a subagent run for one that another encloses.
 func (t *Translator) agentStart(th *threadState, o *observation, at time.Time) {
 	r := t.run(th, o, at)
 	if o.nested {
-		name := phaseName(o)
-		if !slices.Contains(r.phases, name) {
-			r.phases = append(r.phases, name)
-			t.emit(th, at, map[string]any{"type": "STEP_STARTED", "stepName": name})
-		}
+		t.startSub(th, r, o, at)
 	}
 }
 
+// startSub opens a nested agent's subagent run (SUBAGENT_STARTED, its id
+// the agent's span id): its parent is the subagent that runs it
+// (parentSubagentRunId), else the run itself; an agent called as a tool
+// names that call (parentToolCallId). An agent already open, or ended,
+// in this run is left as it is.
+func (t *Translator) startSub(th *threadState, r *runState, o *observation, at time.Time) {
+	if slices.Contains(r.subs, o.span) || r.subsDone[o.span] {
+		return
+	}
+	name := o.name
+	if name == "" {
+		name = "agent"
+	}
+	ev := map[string]any{"type": "SUBAGENT_STARTED", "subagentRunId": o.span, "name": name}
+	if p := r.tag(o.sub); p != "" {
+		ev["parentSubagentRunId"] = p
+	}
+	if o.parentCall != "" {
+		ev["parentToolCallId"] = o.parentCall
+	}
+	if o.desc != "" {
+		ev["description"] = o.desc
+	}
+	r.subs = append(r.subs, o.span)
+	t.emit(th, at, ev)
+}
+
+// tag is the subagent run id an event of subagent sub carries in run r:
+// sub when it started in r, else none (the run's own agent). An event
+// whose agent's span has not come yet is the run's.
+func (r *runState) tag(sub string) string {
+	if sub != "" && (slices.Contains(r.subs, sub) || r.subsDone[sub]) {
+		return sub
+	}
+	return ""
+}
+
 // agentEnd ends the run of an outermost agent (RUN_ERROR when its span
-// failed), or the phase of a nested one. An agent whose run ended
-// already (it came late) changes nothing.
+// failed), or the subagent run of a nested one (SUBAGENT_ERROR when it
+// failed). An agent whose run ended already (it came late) changes
+// nothing.
 func (t *Translator) agentEnd(th *threadState, o *observation, at time.Time) {
 	if o.nested {
 		r := t.run(th, o, at)
-		name := phaseName(o)
-		if !slices.Contains(r.phases, name) {
-			// Its start was not seen in this run: a live batch had the
-			// agent's work before the agent's span.
-			t.emit(th, at, map[string]any{"type": "STEP_STARTED", "stepName": name})
-		} else {
-			r.phases = slices.DeleteFunc(r.phases, func(s string) bool { return s == name })
+		if r.subsDone[o.span] {
+			return
 		}
-		t.emit(th, at, map[string]any{"type": "STEP_FINISHED", "stepName": name})
+		// Its start may not have been seen in this run: a live batch had
+		// the agent's work before the agent's span.
+		t.startSub(th, r, o, at)
+		if o.failed {
+			t.emit(th, at, map[string]any{"type": "SUBAGENT_ERROR", "subagentRunId": o.span, "message": o.errText})
+		} else {
+			t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": o.span})
+		}
+		r.subs = slices.DeleteFunc(r.subs, func(s string) bool { return s == o.span })
+		if r.subsDone == nil {
+			r.subsDone = map[string]bool{}
+		}
+		r.subsDone[o.span] = true
+		t.waitAbove(th, o, at)
 		return
 	}
 	r := th.open

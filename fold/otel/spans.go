@@ -75,6 +75,8 @@ type spanInfo struct {
 	interaction bool
 	// callID and tool are a tool span's, for the decision spans inside it.
 	callID, tool string
+	// agent is an agent span's agent name, for the agents it runs.
+	agent string
 }
 
 // spanKey identifies a span: trace id and span id in hex.
@@ -123,8 +125,11 @@ func (t *Translator) learnSpans(td ptrace.Traces) {
 		if p := hexSpan(sp.ParentSpanID()); p != "" {
 			info.parent = spanKey(trace, p)
 		}
-		if info.role == roleTool {
+		switch info.role {
+		case roleTool:
 			info.callID, info.tool = toolCallID(a, span), toolName(sp.Name(), a)
+		case roleAgent:
+			info.agent = agentName(sp.Name(), a)
 		}
 		t.spans.put(spanKey(trace, span), info)
 		if c := info.conv; c != "" {
@@ -194,6 +199,8 @@ func (t *Translator) spanObservation(res pcommon.Map, sp ptrace.Span, out []obse
 	key := spanKey(o.trace, o.span)
 	o.place = t.spanPlace(res, a, key, o.trace)
 	o.runKey = t.spanRunKey(a, key, o.trace)
+	var parent string
+	o.sub, o.parentCall, parent = t.owner(key)
 	if sp.Status().Code() == ptrace.StatusCodeError {
 		o.failed = true
 		o.errText = sp.Status().Message()
@@ -207,14 +214,18 @@ func (t *Translator) spanObservation(res pcommon.Map, sp ptrace.Span, out []obse
 	switch r {
 	case roleAgent:
 		o.kind = kindAgent
-		o.name = str(a, "gen_ai.agent.name")
-		if o.name == "" {
-			o.name = sp.Name()
+		o.name = agentName(sp.Name(), a)
+		o.nested = t.agentAbove(key)
+		if up, unknown := t.unknownAbove(key); !o.nested && unknown {
+			// Live, spans come as they end: the agents above this one
+			// may still come. Until a span above it says otherwise it is
+			// a subagent run, which does not end the run (pending.go).
+			o.nested, o.pendingAbove = true, up
 		}
-		t.ancestors(key, func(_ string, info spanInfo) bool {
-			o.nested = info.role == roleAgent
-			return !o.nested
-		})
+		o.desc = str(a, "gen_ai.agent.description")
+		if o.nested {
+			o.desc = joinNonEmpty(" · ", o.desc, calledBy(parent, o.parentCall))
+		}
 		if sp.Name() == ccInteraction {
 			if p := str(a, "user_prompt", "prompt"); p != "" || hasKey(a, "user_prompt_length") {
 				pr := o
@@ -263,6 +274,96 @@ func (t *Translator) spanObservation(res pcommon.Map, sp ptrace.Span, out []obse
 		o.instant(o.end)
 	}
 	return append(out, o)
+}
+
+// owner is the subagent run a span happens in: the span id of the
+// nearest agent above it when another agent runs that one (a nested
+// agent), "" when the nearest is the run's own agent or none is known.
+// call is the tool call nearest above the span below that agent: for a
+// nested agent, the call that invoked it ("agent as a tool"); parent is
+// that nearest agent's name.
+func (t *Translator) owner(key string) (sub, call, parent string) {
+	var agents []string
+	t.ancestors(key, func(k string, info spanInfo) bool {
+		switch info.role {
+		case roleTool:
+			if len(agents) == 0 && call == "" {
+				call = info.callID
+			}
+		case roleAgent:
+			if len(agents) == 0 {
+				parent = info.agent
+			}
+			agents = append(agents, spanOf(k))
+		}
+		return len(agents) < 2
+	})
+	if len(agents) == 2 {
+		sub = agents[0]
+	}
+	return sub, call, parent
+}
+
+// agentName is an agent span's agent: gen_ai.agent.name, else the span's
+// name.
+func agentName(spanName string, a pcommon.Map) string {
+	if n := str(a, "gen_ai.agent.name"); n != "" {
+		return n
+	}
+	return spanName
+}
+
+// calledBy says in words which agent (and which of its tool calls) runs a
+// nested agent, for its row: the AG-UI parent ids are not shown.
+func calledBy(parent, call string) string {
+	s := ""
+	if parent != "" {
+		s = "called by " + parent
+	}
+	if call != "" {
+		s = joinNonEmpty(" ", s, "through tool call "+call)
+	}
+	return s
+}
+
+// joinNonEmpty joins the parts that are not empty with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// unknownAbove is the nearest span above key that has not come (yet):
+// the span key of the parent that the highest known ancestor names.
+// unknown is false when the span's ancestors are all known, up to a root.
+func (t *Translator) unknownAbove(key string) (up string, unknown bool) {
+	info, ok := t.spans.get(key)
+	for d := 0; ok && d < maxDepth; d++ {
+		if info.parent == "" {
+			return "", false
+		}
+		next, known := t.spans.get(info.parent)
+		if !known {
+			return info.parent, true
+		}
+		info = next
+	}
+	return "", false
+}
+
+// agentAbove reports whether a span (key) has an agent above it: an agent
+// span is then a subagent run inside the outer agent's run.
+func (t *Translator) agentAbove(key string) bool {
+	nested := false
+	t.ancestors(key, func(_ string, info spanInfo) bool {
+		nested = info.role == roleAgent
+		return !nested
+	})
+	return nested
 }
 
 // hasKey reports whether m holds k.

@@ -33,7 +33,7 @@ func (t *Translator) later(th *threadState, o *observation, at time.Time) *runSt
 // and location of an agent's own tool), and closes its arguments when
 // they are known or no more will come.
 func (t *Translator) startCall(th *threadState, r *runState, o *observation, at time.Time, closeArgs bool) *callState {
-	c := &callState{started: true, run: r.id}
+	c := &callState{started: true, run: r.id, sub: r.tag(o.sub)}
 	th.calls.put(o.callID, c)
 	name := o.name
 	if name == "" {
@@ -43,7 +43,7 @@ func (t *Translator) startCall(th *threadState, r *runState, o *observation, at 
 	if md := t.toolMetadata(o); md != nil {
 		ev["metadata"] = md
 	}
-	t.emit(th, at, ev)
+	t.emitAs(th, at, c.sub, ev)
 	r.open = append(r.open, o.callID)
 	th.waiting[o.name] = append(th.waiting[o.name], o.callID)
 	if closeArgs || o.hasArgs {
@@ -59,9 +59,9 @@ func (t *Translator) endArgs(th *threadState, r *runState, c *callState, o *obse
 		return
 	}
 	if o.args != "" {
-		t.emit(th, at, map[string]any{"type": "TOOL_CALL_ARGS", "toolCallId": o.callID, "delta": o.args})
+		t.emitAs(th, at, c.sub, map[string]any{"type": "TOOL_CALL_ARGS", "toolCallId": o.callID, "delta": o.args})
 	}
-	t.emit(th, at, map[string]any{"type": "TOOL_CALL_END", "toolCallId": o.callID})
+	t.emitAs(th, at, c.sub, map[string]any{"type": "TOOL_CALL_END", "toolCallId": o.callID})
 	c.ended = true
 	r.open = slices.DeleteFunc(r.open, func(id string) bool { return id == o.callID })
 }
@@ -148,7 +148,7 @@ func (t *Translator) result(th *threadState, c *callState, o *observation, at ti
 	if len(md) > 0 {
 		ev["metadata"] = md
 	}
-	t.emit(th, at, ev)
+	t.emitAs(th, at, c.sub, ev)
 	c.resulted = true
 	th.waiting[o.name] = slices.DeleteFunc(th.waiting[o.name], func(id string) bool { return id == o.callID })
 	if len(th.waiting[o.name]) == 0 {
@@ -175,7 +175,11 @@ func (t *Translator) decide(th *threadState, o *observation, at time.Time) {
 	if o.source != "" {
 		content["source"] = o.source
 	}
-	t.emit(th, at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "decision-" + o.callID,
+	sub := r.tag(o.sub)
+	if ok {
+		sub = c.sub
+	}
+	t.emitAs(th, at, sub, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "decision-" + o.callID,
 		"activityType": "permission", "content": content})
 	if !ok {
 		if t.answered[o.callID] && o.decision != "reject" {

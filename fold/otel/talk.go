@@ -8,7 +8,7 @@ import (
 // prompt is the user's prompt, as a user message; when its text was not
 // recorded (the agents' default), the message says so and how long it was.
 func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
-	t.run(th, o, at)
+	r := t.run(th, o, at)
 	text := o.text
 	if text == "" || redacted(text) {
 		text = "[prompt not recorded"
@@ -21,7 +21,7 @@ func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
 	if o.runKey != "" {
 		id = "prompt-" + o.runKey + "-" + th.next()
 	}
-	t.message(th, at, id, "user", text)
+	t.message(th, at, r.tag(o.sub), id, "user", text)
 	th.lastUser = text
 }
 
@@ -30,12 +30,13 @@ func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
 // "usage" (also added up into the run's RUN_FINISHED usage).
 func (t *Translator) chat(th *threadState, o *observation, at time.Time) {
 	r := t.run(th, o, at)
+	sub := r.tag(o.sub)
 	if o.inputUser != "" && o.inputUser != th.lastUser {
-		t.message(th, at, "user-"+th.next(), "user", o.inputUser)
+		t.message(th, at, sub, "user-"+th.next(), "user", o.inputUser)
 		th.lastUser = o.inputUser
 	}
 	if o.text != "" {
-		t.message(th, at, "answer-"+th.next(), "assistant", o.text)
+		t.message(th, at, sub, "answer-"+th.next(), "assistant", o.text)
 	}
 	u := o.usage
 	if !u.known {
@@ -45,29 +46,30 @@ func (t *Translator) chat(th *threadState, o *observation, at time.Time) {
 		u.provider = o.provider
 	}
 	r.usage = addUsage(r.usage, u)
-	t.emit(th, at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "usage-" + th.next(),
+	t.emitAs(th, at, sub, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "usage-" + th.next(),
 		"activityType": "usage", "content": usageContent(u)})
 }
 
 // apiError is a model call that failed, as an activity of type "error":
 // the agent retries, so the run goes on.
 func (t *Translator) apiError(th *threadState, o *observation, at time.Time) {
-	t.run(th, o, at)
+	r := t.run(th, o, at)
 	content := map[string]any{"message": o.errText}
 	for k, v := range o.extra {
 		content[k] = v
 	}
-	t.emit(th, at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "error-" + th.next(),
+	t.emitAs(th, at, r.tag(o.sub), map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "error-" + th.next(),
 		"activityType": "error", "content": content})
 }
 
-// message sends a whole text message.
-func (t *Translator) message(th *threadState, at time.Time, id, role, text string) {
-	t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_START", "messageId": id, "role": role})
+// message sends a whole text message, of subagent run sub ("" for the
+// run's own agent).
+func (t *Translator) message(th *threadState, at time.Time, sub, id, role, text string) {
+	t.emitAs(th, at, sub, map[string]any{"type": "TEXT_MESSAGE_START", "messageId": id, "role": role})
 	if text != "" {
-		t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": text})
+		t.emitAs(th, at, sub, map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": text})
 	}
-	t.emit(th, at, map[string]any{"type": "TEXT_MESSAGE_END", "messageId": id})
+	t.emitAs(th, at, sub, map[string]any{"type": "TEXT_MESSAGE_END", "messageId": id})
 }
 
 // usageContent is a model call's usage as an activity shows it.

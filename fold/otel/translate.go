@@ -53,6 +53,9 @@ type Translator struct {
 	// being flushed: their decision does not start them, the result does,
 	// with its arguments and its own duration.
 	answered map[string]bool
+	// pending are the agents taken as subagent runs until the spans above
+	// them come, by the key of the span they wait for (pending.go).
+	pending *bounded[pendingAgent]
 }
 
 // New returns a Translator that has seen nothing.
@@ -104,6 +107,7 @@ func (t *Translator) Flush() []model.Record {
 	for _, p := range points {
 		t.apply(p)
 	}
+	t.settlePending()
 	return t.take()
 }
 
@@ -186,13 +190,20 @@ type runState struct {
 	last           time.Time
 	usage          []usage
 	open           []string // tool calls started and not ended
-	phases         []string // nested agents open (STEP_STARTED names)
+	// subs are the subagent runs (nested agents) open, in the order they
+	// started; subsDone those that ended in this run, whose ids AG-UI
+	// does not let a run use again.
+	subs     []string
+	subsDone map[string]bool
 }
 
 // callState is how far a tool call's events went.
 type callState struct {
 	started, ended, resulted bool
 	run                      string // the id of the run it started in
+	// sub is the subagent run its start was tagged with: its other
+	// events carry the same tag, as AG-UI's ownership rule asks.
+	sub string
 }
 
 func (t *Translator) thread(p place) *threadState {
