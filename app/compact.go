@@ -22,14 +22,9 @@ func Compact(opts *Options, src *Source, output, thread string) error {
 	if src.Kind == KindFolder {
 		return BadInput(fmt.Errorf("%s is a folder: compact one log at a time", src.Arg))
 	}
-	in, closeIn, err := src.Open(opts.Stdin)
+	recs, err := compactInput(opts, src)
 	if err != nil {
 		return err
-	}
-	recs, err := sources.ReadAll(in)
-	closeIn()
-	if err != nil {
-		return BadInput(fmt.Errorf("read %s: %w", src.Name(), err))
 	}
 	if len(recs) == 0 {
 		return BadInput(fmt.Errorf("%s holds no events", src.Name()))
@@ -114,4 +109,26 @@ func writeCompacted(output string, stdout io.Writer, recs []model.Record) error 
 		return fmt.Errorf("--output %s: %s", output, errCause(err))
 	}
 	return nil
+}
+
+// compactInput reads every record of src: an OTLP file's are the AG-UI
+// events its telemetry maps to (docs/OTEL.md), so its compaction is an
+// AG-UI log.
+func compactInput(opts *Options, src *Source) ([]model.Record, error) {
+	if src.Kind == KindOTLP {
+		if err := withToolKinds(opts, src); err != nil {
+			return nil, err
+		}
+		return src.Records, nil
+	}
+	in, closeIn, err := src.Open(opts.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer closeIn()
+	recs, err := sources.ReadAll(in)
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("read %s: %w", src.Name(), err))
+	}
+	return recs, nil
 }

@@ -11,13 +11,17 @@ import (
 
 // Follow shows a log and what is appended to it (sources.Tail), with the
 // tail's state in the title bar, until ctx ends or the screen quits. A
-// folder or a glob is followed with FollowFolder.
+// folder or a glob is followed with FollowFolder. An OTLP file of a
+// request per line is mapped line by line as it grows (liveOTLP).
 func Follow(ctx context.Context, opts *Options, path string) error {
 	if st, err := os.Stat(path); (err == nil && st.IsDir()) || isGlob(path) {
 		return FollowFolder(ctx, opts, path)
 	}
+	if handled, err := reviewPrettyOTLP(opts, path); handled {
+		return err
+	}
 	batches, events := sources.TailBatches(ctx, path, sources.TailOptions{})
-	return Watch(ctx, opts, path, batches, tailStatuses(events))
+	return Watch(ctx, opts, path, liveOTLP(ctx, opts, batches), tailStatuses(events))
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -49,8 +53,8 @@ func tailStatus(ev sources.TailEvent) string {
 // is appended to them, each file's threads apart; files created meanwhile
 // join, and the title bar counts the logs followed.
 func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
-	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: WholeFile})
-	return watch(ctx, opts, pattern, batches, folderStatus(events), true)
+	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: followedWhole})
+	return watch(ctx, opts, pattern, liveOTLP(ctx, opts, batches), folderStatus(events), true)
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

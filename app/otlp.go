@@ -66,10 +66,7 @@ func ReceiveOTLP(ctx context.Context, opts *Options, o *OTLPOptions) (err error)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	topts := otel.Options{}
-	if kinds := fo.ToolKinds; len(kinds) > 0 {
-		topts.UserKinds = func(tool string) bool { _, ok := kinds[tool]; return ok }
-	}
+	topts := otelOptions(fo.ToolKinds)
 	batches := make(chan model.Batch, 64)
 	status := make(chan string, 4)
 	recErr := make(chan error, 1)

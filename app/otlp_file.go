@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/sources/otlp"
@@ -22,11 +21,7 @@ func readOTLP(path string, kinds fold.ToolKinds) ([]model.Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	opts := otel.Options{}
-	if len(kinds) > 0 {
-		opts.UserKinds = func(tool string) bool { _, ok := kinds[tool]; return ok }
-	}
-	file, err := otlp.Read(f, opts)
+	file, err := otlp.Read(f, otelOptions(kinds))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -28,7 +28,9 @@ type Stream struct {
 // it: an event log or a folder is followed as tail follows it (a file not
 // there yet is waited for), standard input and a URL (run once, with co)
 // are read as they arrive, and a messages file or an ACP recording is
-// one batch, for review. The demo is not a stream: OpenRecording plays it.
+// one batch, for review. An OTLP file of a request per line is followed
+// too, each line mapped as it comes (liveOTLP); one written out pretty is
+// one batch. The demo is not a stream: OpenRecording plays it.
 func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.ConnectOptions) (*Stream, error) {
 	st := &Stream{Name: src.Name()}
 	switch src.Kind {
@@ -36,21 +38,26 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		return nil, BadInput(fmt.Errorf("the embedded demo is replayed, not followed"))
 	case KindEventLog:
 		batches, events := sources.TailBatches(ctx, src.Arg, sources.TailOptions{})
-		st.Batches, st.Status = batches, tailStatuses(events)
+		st.Batches, st.Status = liveOTLP(ctx, opts, batches), tailStatuses(events)
+	case KindOTLP:
+		if otlpPerLine(src.Arg) {
+			batches, events := sources.TailBatches(ctx, src.Arg, sources.TailOptions{})
+			st.Batches, st.Status = liveOTLP(ctx, opts, batches), tailStatuses(events)
+			break
+		}
+		if err := withToolKinds(opts, src); err != nil {
+			return nil, err
+		}
+		st.Batches, st.Status = wholeStream(src)
 	case KindFolder:
-		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: WholeFile})
-		st.Batches, st.Status = batches, folderStatus(events)
-	case KindMessages, KindACPRecording, KindOTLP:
-		batches := make(chan model.Batch, 1)
-		batches <- model.Batch{Source: src.Name(), Records: src.Records}
-		close(batches)
-		status := make(chan string, 1)
-		status <- messagesNote(src)
-		close(status)
-		st.Batches, st.Status = batches, status
+		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: followedWhole})
+		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
+	case KindMessages, KindACPRecording:
+		st.Batches, st.Status = wholeStream(src)
 	case KindStdin:
 		batches, _ := sources.Batches(ctx, sources.NewReader(opts.Stdin), 512)
-		st.Batches, st.Status = oneStream(ctx, src.Name(), batches)
+		lines, status := oneStream(ctx, src.Name(), batches)
+		st.Batches, st.Status = liveOTLP(ctx, opts, lines), status
 	case KindURL:
 		r, closeBody, err := sources.Connect(ctx, src.Arg, co)
 		if err != nil {
@@ -61,6 +68,18 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		return nil, BadInput(fmt.Errorf("%s: cannot be followed", src.Name()))
 	}
 	return st, nil
+}
+
+// wholeStream is a source read whole as one batch, for review: a
+// messages file, an ACP recording, an OTLP file written out pretty.
+func wholeStream(src *Source) (<-chan model.Batch, <-chan string) {
+	batches := make(chan model.Batch, 1)
+	batches <- model.Batch{Source: src.Name(), Records: src.Records}
+	close(batches)
+	status := make(chan string, 1)
+	status <- messagesNote(src)
+	close(status)
+	return batches, status
 }
 
 // connected reads an agent's event stream until it ends, saying in the

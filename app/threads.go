@@ -44,6 +44,16 @@ func readInto(opts *Options, src *Source, apply func([]model.Record)) error {
 		apply(src.Records)
 		return nil
 	}
+	if src.Kind == KindStdin {
+		fo, err := opts.FoldOptions()
+		if err != nil {
+			return err
+		}
+		if recs, ok, err := stdinOTLP(opts, fo.ToolKinds); ok {
+			apply(recs)
+			return err
+		}
+	}
 	in, closeIn, err := src.Open(opts.Stdin)
 	if err != nil {
 		return err

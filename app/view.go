@@ -21,6 +21,11 @@ func View(opts *Options, src *Source) error {
 		return err
 	}
 	switch {
+	case src.Kind == KindOTLP && !opts.Play && !opts.Plain && opts.screen() && otlpPerLine(src.Arg):
+		// On the screen an OTLP file is followed as it grows, line by line.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		return Follow(ctx, opts, src.Arg)
 	case src.Kind == KindMessages, (src.Kind == KindACPRecording || src.Kind == KindOTLP) && !opts.Play:
 		return reviewMessages(opts, src)
 	case src.Kind == KindURL:
@@ -75,5 +80,5 @@ func View(opts *Options, src *Source) error {
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
 	recs, status := oneStream(ctx, src.Name(), batches)
-	return Watch(ctx, opts, src.Name(), recs, status)
+	return Watch(ctx, opts, src.Name(), liveOTLP(ctx, opts, recs), status)
 }

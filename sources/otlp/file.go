@@ -110,3 +110,10 @@ func forLines(b []byte, f func(line []byte, n int, off int64)) {
 func unreadable(why string, off int64) model.Record {
 	return model.Record{Proto: model.ProtoAGUI, Event: &model.Unreadable{Reason: why, Offset: off}}
 }
+
+// PerLine tells from a file's first bytes that it holds a request per
+// line (the Collector's file exporter), which can be followed as it
+// grows, and not one request written out pretty, which is read whole.
+func PerLine(head []byte) bool {
+	return oneLine(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}))
+}
