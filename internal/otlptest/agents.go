@@ -96,3 +96,11 @@ func (c *Client) Codex(ctx context.Context, conv string, t0 time.Time) {
 		"output", "ok", "success", "true", "duration_ms", "250")
 	ev(500, "sse_event", "event.kind", "response.completed", "input_token_count", "900", "output_token_count", "40")
 }
+
+// ClaudeEvent sends one Claude Code event of session at time at, as
+// Claude Code does (the full name in the body, the bare one in
+// event.name), with the session's prompt id and the attributes kv.
+func (c *Client) ClaudeEvent(ctx context.Context, at time.Time, name, session string, kv ...string) {
+	l := c.LP.Logger("com.anthropic.claude_code.events")
+	event(ctx, l, at, "claude_code."+name, name, append([]string{"session.id", session, "prompt.id", "prompt-" + session}, kv...)...)
+}
