@@ -454,3 +454,52 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexColumnsOverflow covers what the narrow columns cannot hold:
+// more type names than the type column numbers, times more than 24 days
+// from their chunk's first, times going back, times with nanoseconds, and
+// times before 1970. Every record still reads back as the Reader reads it.
+func TestIndexColumnsOverflow(t *testing.T) {
+	var b bytes.Buffer
+	for i := range 70_000 {
+		fmt.Fprintf(&b, `{"type":"T%d"}`+"\n", i)
+	}
+	checkIndex(t, "types", b.Bytes(), 0, rand.New(rand.NewPCG(1, 2)))
+
+	b.Reset()
+	ms := int64(1_760_000_000_000)
+	for i := range 3 * chunkLen {
+		switch i % 7 {
+		case 0:
+			ms += 30 * 24 * 3600 * 1000 // a month later
+		case 1:
+			ms -= 40 * 24 * 3600 * 1000 // back
+		}
+		switch i % 5 {
+		case 0:
+			fmt.Fprintf(&b, `{"type":"A","timestamp":%d.25}`+"\n", ms)
+		case 1:
+			fmt.Fprintf(&b, `{"type":"A","timestamp":-%d.5}`+"\n", i)
+		case 2:
+			b.WriteString(`{"type":"A"}` + "\n")
+		default:
+			fmt.Fprintf(&b, `{"type":"A","timestamp":%d}`+"\n", ms)
+		}
+	}
+	checkIndex(t, "times", b.Bytes(), 1000, rand.New(rand.NewPCG(3, 4)))
+}
+
+// A place more than 4 GiB from its chunk's first goes to the extras and
+// comes back from them.
+func TestIndexFarPlace(t *testing.T) {
+	ix := NewIndexer(bytes.NewReader(nil))
+	offs := []int64{10, 20, 5 << 30, 5<<30 + 100, 1 << 40}
+	for _, off := range offs {
+		ix.add(item{raw: []byte(`{"type":"A"}`), off: off, placed: true})
+	}
+	for i, off := range offs {
+		if got, size := ix.x.place(i); got != off || size != len(`{"type":"A"}`) {
+			t.Errorf("record %d at %d, %d bytes; want %d", i, got, size, off)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"io"
+	"math"
 	"time"
 	"unsafe"
 
@@ -17,6 +18,10 @@ type Indexer struct {
 	r       *Reader
 	x       Index
 	typeIDs map[string]uint32
+	// end is where the input read so far ends, and lastMs the latest
+	// whole-millisecond time seen: a new chunk counts from them.
+	end    int64
+	lastMs int64
 }
 
 // NewIndexer returns an Indexer for the log r, in any format NewReader
@@ -89,9 +94,38 @@ func (ix *Indexer) add(it item) {
 			typ, t = []byte(rec.Event.EventType()), rec.At
 		}
 	}
-	at, fits := encodeTime(t)
+	if size > 0 {
+		ix.end = max(ix.end, off+int64(size))
+	}
+	if ms, _, ok := splitTime(t); ok && !t.IsZero() {
+		ix.lastMs = ms
+	}
+	c := ix.x.chunkFor(i, ix.end-int64(size), ix.lastMs)
+	k := i & chunkMask
+	at, sub, fits := encodeTime(t, c.baseMs)
 	if !fits {
 		ex.at = t
+	}
+	if sub != 0 {
+		col := c.sub.Load()
+		if col == nil {
+			col = new([chunkLen]int32)
+			c.sub.Store(col)
+		}
+		col[k] = sub
+	}
+	col := size
+	if size > 0 && (off < c.baseOff || off-c.baseOff > math.MaxUint32) {
+		ex.off, ex.n, col, fits = off, size, sizeExtra, false
+	} else if size > 0 {
+		c.off[k] = uint32(off - c.baseOff)
+	}
+	id := ix.typeID(typ)
+	tcol := typeExtra
+	if id < uint32(typeExtra) {
+		tcol = uint16(id)
+	} else {
+		ex.typ, fits = id, false
 	}
 	if ex.raw != nil || ex.bad != nil || !fits {
 		ix.x.extras = append(ix.x.extras, ex)
@@ -100,7 +134,7 @@ func (ix *Indexer) add(it item) {
 			ix.x.extraBytes += int(unsafe.Sizeof(*ex.bad)) + len(ex.bad.Reason)
 		}
 	}
-	ix.x.set(i, off, size, at, ix.typeID(typ))
+	c.size[k], c.at[k], c.typ[k] = col, at, tcol
 	ix.x.n++
 }
 
