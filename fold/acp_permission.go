@@ -87,10 +87,10 @@ func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
 // call; cancelled is the final status that says it did not happen.
 func (f *Fold) acpRefused(c *ctx, index int) {
 	d := &f.st.Display
-	if index < 0 || index >= len(d.Steps) {
+	s := d.ownStep(d.stepNo(index))
+	if s == nil {
 		return
 	}
-	s := d.ownStep(d.Steps[index])
 	s.Refused = true
 	if s.Status != model.StatusFailed && s.Status != model.StatusCancelled {
 		s.Status = model.StatusCancelled

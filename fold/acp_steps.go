@@ -113,7 +113,7 @@ func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model
 func (f *Fold) acpNewStep(c *ctx, id string) *model.Step {
 	d := &f.st.Display
 	f.acpEndMessage(c)
-	s := &model.Step{Index: len(d.Steps), ToolCallID: id, Status: model.StatusPending, Category: model.CategoryOther,
+	s := &model.Step{Index: d.nextStep(), ToolCallID: id, Status: model.StatusPending, Category: model.CategoryOther,
 		RunID: d.RunID, Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
 	if d.cow != nil {
 		d.cow.steps[s] = struct{}{}

@@ -131,11 +131,14 @@ func (st *state) independent() state {
 		GoneCalls:         maps.Clone(st.Reduce.GoneCalls),
 		Tail:              slices.Clip(st.Reduce.Tail),
 		TailCalls:         slices.Clip(st.Reduce.TailCalls),
+		Forgotten:         st.Reduce.Forgotten, // never changed in place
 		twice:             st.Reduce.twice,
 	}
 	n.Display = displayState{
-		RunID: st.Display.RunID,
-		Gone:  maps.Clone(st.Display.Gone),
+		RunID:     st.Display.RunID,
+		StepBase:  st.Display.StepBase,
+		Gone:      maps.Clone(st.Display.Gone),
+		Forgotten: st.Display.Forgotten, // never changed in place
 	}
 	n.ACP = st.ACP.clone()
 	n.Diagnostics = slices.Clip(st.Diagnostics)
@@ -194,8 +197,8 @@ func (d *displayState) ownStep(s *model.Step) *model.Step {
 		return s
 	}
 	c := new(*s)
-	if s.Index >= 0 && s.Index < len(d.Steps) && d.Steps[s.Index] == s {
-		d.Steps[s.Index] = c
+	if i := s.Index - d.StepBase; i >= 0 && i < len(d.Steps) && d.Steps[i] == s {
+		d.Steps[i] = c
 	}
 	if d.stepAt.get(s.ToolCallID) == s {
 		d.stepAt.set(s.ToolCallID, c)

@@ -21,14 +21,20 @@ const MaxDataBytes = 256 << 10
 // with streaming state, the agent computer's steps, runs and their tree.
 type displayState struct {
 	Items []*model.Item `json:"items"`
-	Steps []*model.Step `json:"steps"`
-	Runs  []*model.Run  `json:"runs"`
+	// Steps are the steps kept, in order: Steps[i] has Index StepBase+i.
+	// StepBase is how many of the oldest steps Forget dropped (forget.go).
+	Steps    []*model.Step `json:"steps"`
+	StepBase int           `json:"stepBase,omitzero"`
+	Runs     []*model.Run  `json:"runs"`
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
 	// Gone holds, for each key whose newest item Shed or Evict dropped,
 	// that item's Seq: the key finds nothing until a newer item takes it,
 	// and an event that would update the dropped item adds none (shed.go).
 	Gone map[itemKey]uint64 `json:"gone,omitempty"`
+	// Forgotten are the message keys whose tombstones Forget dropped, by
+	// id: a message resent finds its item dropped, not missing (forget.go).
+	Forgotten idHashes `json:"forgotten,omitempty"`
 
 	stepAt layered[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from
@@ -105,6 +111,18 @@ func (d *displayState) reindexKeys() {
 	}
 }
 
+// stepNo returns the step with Index i, nil when there is none or Forget
+// dropped it.
+func (d *displayState) stepNo(i int) *model.Step {
+	if i -= d.StepBase; i < 0 || i >= len(d.Steps) {
+		return nil
+	}
+	return d.Steps[i]
+}
+
+// nextStep is the Index of the next step made.
+func (d *displayState) nextStep() int { return d.StepBase + len(d.Steps) }
+
 func (d *displayState) reindexSteps() {
 	d.stepAt.fresh(len(d.Steps))
 	for _, s := range d.Steps {
@@ -149,6 +167,9 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 		d.keys.set(k, it)
 		if len(d.Gone) > 0 {
 			delete(d.Gone, k) // the key finds this item now
+		}
+		if k.ns == 'm' && len(d.Forgotten) > 0 {
+			d.Forgotten = d.Forgotten.without(k.id)
 		}
 	}
 	c.changed = append(c.changed, it.Seq)

@@ -41,6 +41,13 @@ type state struct {
 	Evicted      uint64 `json:"evicted,omitempty"`
 	ShedSteps    uint64 `json:"shedSteps,omitzero"`
 	ShedMessages uint64 `json:"shedMessages,omitzero"`
+	// Forgets counts Forget's calls and ForgetMark is NextItem at the last
+	// one; ForgotSteps and ForgotDiagnostics count the steps and
+	// diagnostics it dropped (forget.go).
+	Forgets           uint64 `json:"forgets,omitzero"`
+	ForgetMark        uint64 `json:"forgetMark,omitzero"`
+	ForgotSteps       uint64 `json:"forgotSteps,omitzero"`
+	ForgotDiagnostics uint64 `json:"forgotDiagnostics,omitzero"`
 
 	Legacy  legacyState  `json:"legacy"`
 	Chunks  chunkState   `json:"chunks"`

@@ -35,6 +35,28 @@ func (o *owners) set(id string, t tag) {
 	o.l.top[id] = t
 }
 
+// keepOnly drops every owner whose id is not in ids, and returns how many
+// it dropped. The owners left are in one new top layer: frozen layers are
+// shared with checkpoints, and the dropped must not stay reachable.
+func (o *owners) keepOnly(ids map[string]struct{}) int {
+	all := o.flat()
+	n := 0
+	for id := range all {
+		if _, ok := ids[id]; !ok {
+			delete(all, id)
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	o.l = layered[string, tag]{top: cloneOrNil(all)}
+	if o.l.top == nil {
+		o.l.top = map[string]tag{}
+	}
+	return n
+}
+
 // share returns owners that read what o holds now and write only their own
 // top layer; o goes on with a new top layer of its own. Sharing owners
 // whose top is empty (a checkpoint's) changes nothing in them.

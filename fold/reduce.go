@@ -29,6 +29,9 @@ type reduceState struct {
 	// dropped: the next message added at the end becomes their Next.
 	Tail      []string `json:"tail,omitempty"`
 	TailCalls []string `json:"tailCalls,omitempty"`
+	// Forgotten are the messages whose tombstones Forget dropped: a run
+	// that resends one does not bring it back (forget.go).
+	Forgotten idHashes `json:"forgotten,omitempty"`
 
 	// Derived indexes, rebuilt after a restore and after any reordering.
 	byID      layered[string, *agui.Message]
@@ -249,7 +252,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
-				if _, gone := r.Gone[m.ID]; r.find(m.ID) == nil && !gone {
+				if _, gone := r.Gone[m.ID]; r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
 					r.push(cloneMessage(m))
 				}
 			}

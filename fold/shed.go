@@ -45,7 +45,7 @@ type Shed struct {
 //
 // What stays grows with the log, but slowly: a step's skeleton (about
 // 600 bytes, most of it the model.Step itself) and a tombstone per dropped
-// message (about 100 bytes). Folding 2,000,000 generated events, shedding
+// message (about 100 bytes); Forget drops those once they are old. Folding 2,000,000 generated events, shedding
 // every 50,000 with Shed(2000, 500), holds 9 MB at 200,000 events and 51 MB
 // at 2,000,000, against 35 and 342 MB without shedding
 // (BenchmarkShedBounded).
@@ -268,7 +268,7 @@ func (f *Fold) shedMessages() int {
 		}
 		if _, seen := r.Gone[m.ID]; !seen || ms[i] == r.byID.get(m.ID) {
 			// The first with the id, as find sees it.
-			r.Gone[m.ID] = goneMessage{Role: m.Role, Next: from[i+1]}
+			r.Gone[m.ID] = goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets}
 			if from[i+1] == "" {
 				r.Tail = append(r.Tail, m.ID)
 			}
@@ -280,7 +280,7 @@ func (f *Fold) shedMessages() int {
 			if r.GoneCalls == nil {
 				r.GoneCalls = map[string]goneCall{}
 			}
-			g := goneCall{Name: tc.Function.Name}.after(ms, i, tc.ID, from)
+			g := goneCall{Name: tc.Function.Name, Gen: f.st.Forgets}.after(ms, i, tc.ID, from)
 			r.GoneCalls[tc.ID] = g
 			if g.After && g.Next == "" {
 				r.TailCalls = append(r.TailCalls, tc.ID)

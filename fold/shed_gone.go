@@ -15,7 +15,7 @@ import (
 // would update it must not add a new one.
 func (d *displayState) gone(key itemKey) bool {
 	_, ok := d.Gone[key]
-	return ok
+	return ok || key.ns == 'm' && d.Forgotten.has(key.id)
 }
 
 // goneMessage is a message Shed dropped: the role of the first message with
@@ -25,6 +25,9 @@ func (d *displayState) gone(key itemKey) bool {
 type goneMessage struct {
 	Role agui.Role `json:"role"`
 	Next string    `json:"next,omitempty"`
+	// Gen is how many times Forget had run when the message was dropped:
+	// Forget drops tombstones once they are a call old (forget.go).
+	Gen uint64 `json:"gen,omitzero"`
 }
 
 // goneCall is a tool call of a message Shed dropped: its name, and where
@@ -35,6 +38,8 @@ type goneCall struct {
 	Name  string `json:"name"`
 	After bool   `json:"after,omitzero"`
 	Next  string `json:"next,omitempty"`
+	// Gen is as goneMessage's.
+	Gen uint64 `json:"gen,omitzero"`
 }
 
 // after sets where a result for call goes, ms[i] being the first message

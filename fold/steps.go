@@ -50,7 +50,7 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 		d.touchStep(c, s)
 		return s
 	}
-	s := &model.Step{Index: len(d.Steps), ToolCallID: e.ToolCallID, ToolName: e.ToolCallName, Status: model.StatusPending,
+	s := &model.Step{Index: d.nextStep(), ToolCallID: e.ToolCallID, ToolName: e.ToolCallName, Status: model.StatusPending,
 		MessageID: e.ParentMessageID, RunID: d.RunID, SubagentRunID: sub, Started: c.at, FirstSeq: c.seq, LastSeq: c.seq,
 		Category: model.CategoryOther}
 	if cat, ok := e.Metadata.String("category"); ok {

@@ -17,8 +17,21 @@ func (f *Fold) LastSeq() uint64 { return f.st.LastSeq }
 // read them, do not change them.
 func (f *Fold) Items() []*model.Item { f.flush(); return f.st.Display.Items }
 
-// Steps returns the agent computer's steps in order (the fold's own; read only).
+// Steps returns the agent computer's steps in order (the fold's own; read
+// only): every step, unless Forget dropped the oldest, in which case the
+// first has Index StepBase.
 func (f *Fold) Steps() []*model.Step { return f.st.Display.Steps }
+
+// StepBase returns how many of the oldest steps Forget dropped: the Index
+// of the first step Steps returns.
+func (f *Fold) StepBase() int { return f.st.Display.StepBase }
+
+// Step returns the step with Index i, nil when there is none or Forget
+// dropped it.
+func (f *Fold) Step(i int) *model.Step { return f.st.Display.stepNo(i) }
+
+// StepCount returns how many steps the fold has made, dropped ones included.
+func (f *Fold) StepCount() int { return f.st.Display.nextStep() }
 
 // Runs returns the runs in the order they started (the fold's own; read only).
 func (f *Fold) Runs() []*model.Run { return f.st.Display.Runs }

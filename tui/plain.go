@@ -82,9 +82,10 @@ func (p *PlainPrinter) Forget() {
 	}
 	// A finished step rarely changes again; the newest ones might (a late
 	// result), so their lines are remembered, not to print them twice.
-	steps := p.f.Steps()
+	// A step Forget dropped will not change again.
+	n := p.f.StepCount()
 	for i, shown := range p.stepShown {
-		if shown == shownFinished && i < len(steps)-plainKeepSteps && steps[i].Status.Done() {
+		if s := p.f.Step(i); s == nil || shown == shownFinished && i < n-plainKeepSteps && s.Status.Done() {
 			delete(p.stepShown, i)
 		}
 	}
@@ -113,15 +114,15 @@ func (p *PlainPrinter) Print(u fold.Update) error {
 			continue // evicted
 		}
 		it := items[i]
-		if it.Kind == model.ItemToolCall && it.Step >= 0 && it.Step < len(steps) {
+		if it.Kind == model.ItemToolCall && p.f.Step(it.Step) != nil {
 			seen[it.Step] = true
 		}
 		p.item(it, steps)
 	}
 	// Steps whose tool-call item did not change in this Update.
 	for _, i := range u.Steps {
-		if i >= 0 && i < len(steps) && !seen[i] {
-			p.step(steps[i])
+		if s := p.f.Step(i); s != nil && !seen[i] {
+			p.step(s)
 		}
 	}
 	p.flushRunEnds(steps)
@@ -141,8 +142,8 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		p.itemDone[it.Seq] = true
 		p.line(messageLine(it, ""))
 	case model.ItemToolCall:
-		if it.Step >= 0 && it.Step < len(steps) {
-			p.step(steps[it.Step])
+		if s := p.f.Step(it.Step); s != nil {
+			p.step(s)
 		}
 	case model.ItemRun:
 		p.flushRunEnds(steps) // an earlier run ends before a later one starts

@@ -1,0 +1,170 @@
+package fold_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// keptJSON is what a fold shows and Forget must not change: its items,
+// messages, state, runs and kept steps, each as JSON.
+func keptJSON(f *fold.Fold) map[string][]byte {
+	return map[string][]byte{
+		"items":    jsonOf(f.Items()),
+		"messages": jsonOf(f.Messages()),
+		"state":    jsonOf(f.State()),
+		"runs":     jsonOf(f.Runs()),
+		"steps":    jsonOf(f.Steps()),
+	}
+}
+
+// stepsFrom is f's steps from Index base on, as JSON.
+func stepsFrom(f *fold.Fold, base int) []byte {
+	var out []*model.Step
+	for i := base; i < f.StepCount(); i++ {
+		out = append(out, f.Step(i))
+	}
+	return jsonOf(out)
+}
+
+// The forgetting laws, at split points of every log: fold the first k
+// records, Shed, then Forget (or Retire).
+//
+//   - Forget changes nothing a view shows: items, messages, state, runs
+//     and the steps it keeps are as before; it drops only a prefix of
+//     shed, finished steps, and StepBase says how many, so a step's Index
+//     is where Step finds it.
+//   - The checkpoint law holds for the forgotten fold: exported and
+//     restored, or checkpointed, it folds on to what it folds on to.
+//   - Folding on after Forget gives what folding on after the Shed alone
+//     gives, steps before StepBase aside, as long as the rest of the log
+//     names nothing forgotten: true of generated logs, whose ids never
+//     repeat except when a later run resends the thread's messages —
+//     which must not bring them back.
+func TestLawForget(t *testing.T) {
+	for name, recs := range shedLogs(t) {
+		generated := len(name) >= 6 && name[:6] == "loggen"
+		t.Run(name, func(t *testing.T) {
+			for _, k := range shedSplits(len(recs)) {
+				for _, keep := range []int{0, 2, -1} { // -1: Retire
+					where := fmt.Sprintf("split %d of %d, keep %d", k, len(recs), keep)
+					shed := foldAll(recs[:k])
+					f := foldAll(recs[:k])
+					if keep < 0 {
+						shed.Shed(0, 0)
+						f.Retire()
+					} else {
+						shed.Shed(3, 1)
+						f.Shed(3, 1)
+						before := keptJSON(f)
+						count := f.StepCount()
+						got := f.Forget(keep)
+						if f.StepCount() != count || f.StepBase() != got.Steps {
+							t.Fatalf("%s: %d steps made and base %d after Forget dropped %d; want %d made", where, f.StepCount(), f.StepBase(), got.Steps, count)
+						}
+						after := keptJSON(f)
+						for what, b := range before {
+							if what == "steps" {
+								continue
+							}
+							if !bytes.Equal(after[what], b) {
+								t.Fatalf("%s: Forget changed the %s", where, what)
+							}
+						}
+						if a, b := stepsFrom(f, f.StepBase()), stepsFrom(shed, f.StepBase()); !bytes.Equal(a, b) {
+							t.Fatalf("%s: Forget changed a kept step", where)
+						}
+						for i := range f.StepBase() {
+							if s := shed.Step(i); !s.Shed || !s.Status.Done() {
+								t.Fatalf("%s: Forget dropped step %d, which was not shed and finished", where, i)
+							}
+						}
+						if f.StepCount()-f.StepBase() < min(keep, count) {
+							t.Fatalf("%s: kept %d steps, want at least %d", where, f.StepCount()-f.StepBase(), keep)
+						}
+					}
+					restored := fold.New(fold.Options{})
+					snap, err := f.Export()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := restored.Restore(snap); err != nil {
+						t.Fatalf("%s: restore: %v", where, err)
+					}
+					fromCP := fold.FromCheckpoint(f.Checkpoint(), fold.Options{})
+					for _, g := range []*fold.Fold{f, restored, fromCP, shed} {
+						g.Apply(recs[k:]...)
+					}
+					end := export(t, f)
+					if got := export(t, restored); !bytes.Equal(got, end) {
+						t.Fatalf("%s: export → restore of the forgotten fold, folded on, differs", where)
+					}
+					if got := export(t, fromCP); !bytes.Equal(got, end) {
+						t.Fatalf("%s: checkpoint of the forgotten fold, folded on, differs", where)
+					}
+					if !generated {
+						continue
+					}
+					want, got := keptJSON(shed), keptJSON(f)
+					for what, b := range want {
+						if what == "steps" {
+							continue
+						}
+						if !bytes.Equal(got[what], b) {
+							t.Fatalf("%s: folded on, the %s differ from the fold that only shed: %s", where, what, firstDiff(got[what], b))
+						}
+					}
+					if a, b := stepsFrom(f, f.StepBase()), stepsFrom(shed, f.StepBase()); !bytes.Equal(a, b) {
+						t.Fatalf("%s: folded on, the steps differ from the fold that only shed", where)
+					}
+					if a, b := jsonOf(f.Diagnostics()), jsonOf(shed.Diagnostics()); !bytes.Equal(a, b) {
+						t.Fatalf("%s: folded on, the diagnostics differ: %s", where, firstDiff(a, b))
+					}
+				}
+			}
+		})
+	}
+}
+
+// What a fold that sheds and forgets as --plain does holds stays bounded
+// as the log grows: the steps it keeps, and the exported state (which
+// holds every tombstone and owner) grows by a few bytes a message at most.
+func TestForgetBounds(t *testing.T) {
+	size := func(n int) (steps, state int) {
+		recs := genRecords(loggen.Generate(n, 11))
+		f := fold.New(fold.Options{})
+		for i, r := range recs {
+			f.Apply(r)
+			if len(f.Items()) >= 64 || i == len(recs)-1 {
+				f.Shed(32, 8)
+				f.Forget(16)
+			}
+		}
+		return len(f.Steps()), len(export(t, f))
+	}
+	steps1, state1 := size(20_000)
+	steps10, state10 := size(200_000)
+	if steps10 > 2*steps1+64 {
+		t.Errorf("steps kept: %d after 20,000 events, %d after 200,000", steps1, steps10)
+	}
+	// The exported state holds the messages' hashes (about 20 bytes each
+	// as JSON): 200,000 events have about 10,000 messages.
+	if state10 > state1+400_000 {
+		t.Errorf("exported state: %d bytes after 20,000 events, %d after 200,000", state1, state10)
+	}
+	t.Logf("steps kept %d → %d, state %d → %d bytes", steps1, steps10, state1, state10)
+}
+
+// firstDiff says where got and want first differ, with a little of each.
+func firstDiff(got, want []byte) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	cut := func(b []byte) []byte { return b[max(0, i-40):min(len(b), i+80)] }
+	return fmt.Sprintf("at byte %d of %d (want %d):\n got …%s…\nwant …%s…", i, len(got), len(want), cut(got), cut(want))
+}
