@@ -128,11 +128,19 @@ func recordTee(ctx context.Context, stop context.CancelFunc, rec *sources.Record
 // at the end of every batch, never later. When in closes, the messages
 // left without an end are printed, marked unfinished.
 func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder bool) error {
+	return printLinesKeeping(opts, ts, in, folder, newPlainMemory(plainDefaults))
+}
+
+// printLinesKeeping is printLines keeping of each thread what keep says.
+func printLinesKeeping(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder bool, mem *plainMemory) error {
 	w := bufio.NewWriterSize(opts.Stdout, 64<<10)
 	p := tui.NewThreadsPrinter(w, ts, folder)
+	mem.p = p
 	for b := range in {
 		if b.Restart {
-			if err := p.StartOver(b.Source, ts.Forget(b.Source)); err != nil {
+			gone := ts.Forget(b.Source)
+			mem.dropped(gone)
+			if err := p.StartOver(b.Source, gone); err != nil {
 				return err
 			}
 		}
@@ -141,11 +149,7 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 			if err := p.Print(ups); err != nil {
 				return err
 			}
-			for _, u := range ups {
-				if shedPlain(u.Thread) {
-					p.Forget(u.Thread)
-				}
-			}
+			mem.printed(ups)
 		}
 		if err := w.Flush(); err != nil {
 			return err
@@ -156,25 +160,6 @@ func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder b
 		return err
 	}
 	return w.Flush()
-}
-
-// What --plain keeps of each thread once its lines are printed: a few
-// items and steps, for the lines that may still change (a message still
-// streaming, a step still running). It sheds when a thread holds twice as
-// many items, so a log that never ends is printed in bounded memory.
-const (
-	plainKeepItems   = 256
-	plainKeepContent = 64
-)
-
-// shedPlain sheds th's fold when it has grown past twice what --plain
-// keeps, and reports whether it did.
-func shedPlain(th *fold.Thread) bool {
-	if len(th.Fold.Items()) < 2*plainKeepItems {
-		return false
-	}
-	th.Fold.Shed(plainKeepItems, plainKeepContent)
-	return true
 }
 
 // fileOf is the file a source's records can be read back from: the
