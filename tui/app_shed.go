@@ -2,11 +2,13 @@ package tui
 
 // This file keeps the screen's memory bounded by what it shows: once a
 // thread holds far more than a screen, its oldest finished items and the
-// content of its older steps are shed (fold.Fold.Shed); the title bar says
+// content of its older steps are shed (fold.Fold.Shed), and the tombstones
+// of older sheds forgotten (fold.Fold.Forget); the title bar says
 // how many items are not kept, and a shed step that is selected is read
 // back from the source's file (AppOptions.ReadBack) when it has one.
 
 import (
+	"math"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -49,6 +51,9 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 			continue
 		}
 		th.Fold.Shed(screenKeepItems, screenKeepSteps)
+		// The timeline draws every step, so every skeleton stays; the
+		// tombstones of older sheds go.
+		th.Fold.Forget(math.MaxInt)
 		if th == a.threads.cur {
 			a.refresh()
 		}
