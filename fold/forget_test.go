@@ -87,25 +87,8 @@ func TestLawForget(t *testing.T) {
 							t.Fatalf("%s: kept %d steps, want at least %d", where, f.StepCount()-f.StepBase(), keep)
 						}
 					}
-					restored := fold.New(fold.Options{})
-					snap, err := f.Export()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := restored.Restore(snap); err != nil {
-						t.Fatalf("%s: restore: %v", where, err)
-					}
-					fromCP := fold.FromCheckpoint(f.Checkpoint(), fold.Options{})
-					for _, g := range []*fold.Fold{f, restored, fromCP, shed} {
-						g.Apply(recs[k:]...)
-					}
-					end := export(t, f)
-					if got := export(t, restored); !bytes.Equal(got, end) {
-						t.Fatalf("%s: export → restore of the forgotten fold, folded on, differs", where)
-					}
-					if got := export(t, fromCP); !bytes.Equal(got, end) {
-						t.Fatalf("%s: checkpoint of the forgotten fold, folded on, differs", where)
-					}
+					foldsOnAlike(t, where+", forgotten", f, recs[k:])
+					shed.Apply(recs[k:]...)
 					if !generated {
 						continue
 					}

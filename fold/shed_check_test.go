@@ -256,6 +256,32 @@ func checkShedAgainst(t *testing.T, where string, want, got *fold.Fold, gone map
 	}
 }
 
+// foldsOnAlike checks the checkpoint law for f: exported and restored,
+// and checkpointed, it folds rest to what f itself folds it to, which f
+// then holds.
+func foldsOnAlike(t *testing.T, where string, f *fold.Fold, rest []model.Record) {
+	t.Helper()
+	restored := fold.New(fold.Options{})
+	snap, err := f.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := restored.Restore(snap); err != nil {
+		t.Fatalf("%s: restore: %v", where, err)
+	}
+	fromCP := fold.FromCheckpoint(f.Checkpoint(), fold.Options{})
+	for _, g := range []*fold.Fold{f, restored, fromCP} {
+		g.Apply(rest...)
+	}
+	end := export(t, f)
+	if got := export(t, restored); !bytes.Equal(got, end) {
+		t.Fatalf("%s: export → restore, folded on, differs from the fold folded on", where)
+	}
+	if got := export(t, fromCP); !bytes.Equal(got, end) {
+		t.Fatalf("%s: checkpoint, folded on, differs from the fold folded on", where)
+	}
+}
+
 // fuzzCheckShed folds recs shedding at up to three points the checksum
 // picks, keeping as much as it says, and checks every Shed (checkShed) and
 // the end against the fold that never shed (checkShedAgainst). A

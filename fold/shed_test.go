@@ -94,25 +94,7 @@ func TestLawShed(t *testing.T) {
 							t.Fatalf("%s: Shed changed a checkpoint taken before it", where)
 						}
 					}
-					restored := fold.New(fold.Options{})
-					snap, err := f.Export()
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := restored.Restore(snap); err != nil {
-						t.Fatalf("%s: restore: %v", where, err)
-					}
-					fromCP := fold.FromCheckpoint(f.Checkpoint(), fold.Options{})
-					for _, g := range []*fold.Fold{f, restored, fromCP} {
-						g.Apply(recs[k:]...)
-					}
-					end := export(t, f)
-					if got := export(t, restored); !bytes.Equal(got, end) {
-						t.Fatalf("%s: export → restore of the shed fold, folded on, differs from the shed fold folded on", where)
-					}
-					if got := export(t, fromCP); !bytes.Equal(got, end) {
-						t.Fatalf("%s: checkpoint of the shed fold, folded on, differs from the shed fold folded on", where)
-					}
+					foldsOnAlike(t, where+", shed", f, recs[k:])
 					if pre != nil {
 						if got := export(t, fold.FromCheckpoint(pre, fold.Options{})); !bytes.Equal(got, atPre) {
 							t.Fatalf("%s: folding on after Shed changed a checkpoint taken before it", where)
