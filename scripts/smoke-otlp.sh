@@ -23,33 +23,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-screen() { tmux capture-pane -p -t "$session"; }
-expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
-	local deadline=$((SECONDS + ${2:-10}))
-	until screen | grep -qF -- "$1"; do
-		if ((SECONDS >= deadline)); then
-			echo "smoke-otlp: screen never showed: $1" >&2
-			screen >&2
-			exit 1
-		fi
-		sleep 0.2
-	done
-}
-lacks() { # lacks TEXT: the screen must not show TEXT now
-	if screen | grep -qF -- "$1"; then
-		echo "smoke-otlp: screen shows too early: $1" >&2
-		screen >&2
-		exit 1
-	fi
-}
+name=smoke-otlp
+. scripts/smoke-lib.sh
 quit() { # q must end the program, which ends the session
 	tmux send-keys -t "$session" q
-	for _ in $(seq 50); do
-		tmux has-session -t "$session" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	echo "smoke-otlp: q did not quit" >&2
-	exit 1
+	ended_within 5 || fail "q did not quit"
 }
 run() { # run SIZE ARGS...: start the binary in a fresh session; stderr is kept
 	local size=$1

@@ -46,29 +46,8 @@ fi
 ssh_opts=(-p "$port" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null
 	-o IdentitiesOnly=yes -o BatchMode=yes -o LogLevel=ERROR)
 
-screen() { tmux capture-pane -p -t "$session"; }
-expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
-	local deadline=$((SECONDS + ${2:-10}))
-	until screen | grep -qF -- "$1"; do
-		if ((SECONDS >= deadline)); then
-			echo "smoke-ssh: screen never showed: $1" >&2
-			screen >&2
-			exit 1
-		fi
-		sleep 0.2
-	done
-}
-expect_re() { # expect_re REGEX: wait until the screen matches REGEX
-	local deadline=$((SECONDS + 10))
-	until screen | grep -qE -- "$1"; do
-		if ((SECONDS >= deadline)); then
-			echo "smoke-ssh: screen never matched: $1" >&2
-			screen >&2
-			exit 1
-		fi
-		sleep 0.2
-	done
-}
+name=smoke-ssh
+. scripts/smoke-lib.sh
 view() { # view SIZE: a viewer logs in with ssh in a fresh tmux session
 	local size=$1
 	tmux new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
@@ -76,15 +55,8 @@ view() { # view SIZE: a viewer logs in with ssh in a fresh tmux session
 }
 quit() { # q must end the session, and the server must keep running
 	tmux send-keys -t "$session" q
-	for _ in $(seq 50); do
-		if ! tmux has-session -t "$session" 2>/dev/null; then
-			kill -0 "$server" 2>/dev/null || { echo "smoke-ssh: the server stopped with the session" >&2; exit 1; }
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "smoke-ssh: q did not end the session" >&2
-	exit 1
+	ended_within 5 || fail "q did not end the session"
+	kill -0 "$server" 2>/dev/null || fail "the server stopped with the session"
 }
 
 for size in 160x48 80x24; do

@@ -18,30 +18,8 @@ go build -o "$bin" .
 session="aw-smoke-$$"
 trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
 
-screen() { tmux capture-pane -p -t "$session"; }
-expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
-	local deadline=$((SECONDS + ${2:-10}))
-	until screen | grep -qF -- "$1"; do
-		if ((SECONDS >= deadline)); then
-			echo "smoke: screen never showed: $1" >&2
-			screen >&2
-			exit 1
-		fi
-		sleep 0.2
-	done
-}
-
-expect_re() { # expect_re REGEX [SECONDS]: wait until the screen matches REGEX
-	local deadline=$((SECONDS + ${2:-10}))
-	until screen | grep -qE -- "$1"; do
-		if ((SECONDS >= deadline)); then
-			echo "smoke: screen never matched: $1" >&2
-			screen >&2
-			exit 1
-		fi
-		sleep 0.2
-	done
-}
+name=smoke
+. scripts/smoke-lib.sh
 
 press_until() { # press_until KEY TEXT [TIMES]: press KEY until the screen shows TEXT
 	for _ in $(seq "${3:-40}"); do
@@ -54,24 +32,12 @@ press_until() { # press_until KEY TEXT [TIMES]: press KEY until the screen shows
 
 quit() { # q must end the program, which ends the session
 	tmux send-keys -t "$session" q
-	for _ in $(seq 50); do
-		tmux has-session -t "$session" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	echo "smoke: q did not quit" >&2
-	exit 1
+	ended_within 5 || fail "q did not quit"
 }
 
 quit_within() { # quit_within SECONDS: q must end the program that soon
 	tmux send-keys -t "$session" q
-	local tries=$(($1 * 10))
-	for _ in $(seq "$tries"); do
-		sleep 0.1
-		tmux has-session -t "$session" 2>/dev/null || return 0
-	done
-	echo "smoke: q did not quit within $1 s" >&2
-	screen >&2
-	exit 1
+	ended_within "$1" || fail "q did not quit within $1 s"
 }
 
 run() { # run SIZE ARGS...: start the binary in a fresh session; stderr is kept
