@@ -32,6 +32,10 @@ const (
 	// {optionId, name, kind}; open while unanswered, then Text says the
 	// answer.
 	ItemPermission ItemKind = "permission"
+	// ItemGap stands where a view dropped items to bound its memory (they
+	// were shed): Seq is the first missing item's, Text says how many are
+	// missing and how to get them back. Views make it; the fold never does.
+	ItemGap ItemKind = "gap"
 )
 
 // Item is one row of the transcript. Items appear in the order their first

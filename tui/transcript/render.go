@@ -202,6 +202,8 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
 		}
 		return wrapRows("⚠ "+sanitize.Plain(text), w, styles.ParamRed)
+	case model.ItemGap:
+		return []string{dimLine("", oneLine(it.Text), w)}
 	case model.ItemPlan:
 		// The plan as a checklist: it is replaced as the agent works.
 		if lines := render.PlanLines(it.Data, w-g, planRows); lines != nil {

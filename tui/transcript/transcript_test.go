@@ -75,6 +75,8 @@ func extraItems(next uint64) []*model.Item {
 		{Seq: next + 2, Kind: model.ItemCustom, Version: 1, Name: "checkpoint", Data: []byte(`{"label": "after tests", "n": 3}`)},
 		{Seq: next + 3, Kind: model.ItemPhase, Version: 2, Status: model.StatusCompleted, Name: "plan"},
 		{Seq: next + 4, Kind: model.ItemMessage, Version: 1, Status: model.StatusOpen, Role: "assistant"},
+		// The screen's words for items it shed; a gap row draws them dim.
+		{Seq: next + 5, Kind: model.ItemGap, Version: 1, Status: model.StatusCompleted, Step: -1, Text: "▲ 12,345 earlier items not kept · scroll up or Enter to read them back"},
 	}
 }
 
