@@ -51,6 +51,10 @@ type AppOptions struct {
 	// source's file: the step of that index in that thread of that source
 	// (nil when the source is not a file, so shed content is gone).
 	ReadBack func(source, thread string, index int, toolCallID string) (*model.Step, error)
+	// ReadItems returns how items the screen shed are read back from a
+	// source's file, or nil when the source is not a file (what was shed
+	// is gone). The screen asks it once per source.
+	ReadItems func(source string) func(ItemsWanted) ([]*model.Item, error)
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).
 	Images images.Choice
@@ -137,6 +141,11 @@ type App struct {
 	// readBack holds steps read back from their file, nil while being read
 	// (app_shed.go).
 	readBack map[readBackKey]*readBackMsg
+	// shedViews hold the items read back and the gap rows of threads
+	// whose items were shed, and readers how each source's items are
+	// read back (app_gaps.go).
+	shedViews map[*fold.Thread]*shedView
+	readers   map[string]func(ItemsWanted) ([]*model.Item, error)
 
 	// images is how screenshots reach this terminal (app_images.go).
 	images *appImages
@@ -243,7 +252,8 @@ func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea
 }
 
 // Update routes one message, reads the selected step back from its file
-// when its content was shed, and lays the screen out for View, sending
+// when its content was shed (and items shed that the person went to), and
+// lays the screen out for View, sending
 // the terminal the pictures the frame shows that it does not hold yet.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	ask := a.imagesMsg(msg)
@@ -253,6 +263,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	a.syncImages()
 	a.relayout()
+	if ri := a.readItemsCmd(); ri != nil {
+		// The gap row says it is reading now.
+		a.relayout()
+		cmd = tea.Batch(cmd, ri)
+	}
 	return m, tea.Batch(cmd, ask, a.imagesOut())
 }
 
@@ -272,6 +287,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.pump()
 	case readBackMsg:
 		a.onReadBack(msg)
+		return a, nil
+	case readItemsMsg:
+		a.onReadItems(msg)
 		return a, nil
 	case recordsMsg:
 		a.heard = a.now()

@@ -101,6 +101,8 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		}
 		it := a.itemBySeq(seq)
 		switch {
+		case a.gapAt(seq) != nil:
+			a.retryGap(seq)
 		case it == nil:
 		case it.Kind == model.ItemReasoning:
 			a.transcript.ToggleExpanded(seq)
@@ -122,9 +124,20 @@ func (a *App) drag(m tea.Mouse) {
 	}
 }
 
-// itemBySeq finds an item by its Seq; items are in Seq order.
+// itemBySeq finds an item by its Seq among those kept and those read
+// back; items are in Seq order.
 func (a *App) itemBySeq(seq uint64) *model.Item {
-	items := a.fold.Items()
+	if it := findItem(a.fold.Items(), seq); it != nil {
+		return it
+	}
+	if v := a.shedViewOf(false); v != nil {
+		return findItem(v.window, seq)
+	}
+	return nil
+}
+
+// findItem finds the item with Seq seq in items, which are in Seq order.
+func findItem(items []*model.Item, seq uint64) *model.Item {
 	lo, hi := 0, len(items)
 	for lo < hi {
 		mid := (lo + hi) / 2

@@ -66,6 +66,10 @@ func (a *App) openAtTranscript() tea.Cmd {
 		return nil
 	}
 	if seq, ok := a.transcript.CursorItem(); ok {
+		if a.gapAt(seq) != nil {
+			a.retryGap(seq) // it is read as it is in view
+			return nil
+		}
 		if it := a.itemBySeq(seq); it != nil && it.Kind == model.ItemReasoning {
 			a.transcript.ToggleExpanded(seq)
 			return nil
@@ -107,7 +111,7 @@ func (a *App) selectAtCursor() {
 func (a *App) refresh() {
 	steps := a.allSteps()
 	a.refilter()
-	a.transcript.SetItems(a.fold.Items(), steps)
+	a.transcript.SetItems(a.shownItems(), steps)
 	a.transcript.SetRuns(a.fold.Runs())
 	switch {
 	case len(steps) == 0:
@@ -169,6 +173,7 @@ func (a *App) selectStep(i int) {
 func (a *App) backToLive() {
 	a.following = true
 	a.stopPlay()
+	a.dropWindow(a.curThread())
 	n := len(a.allSteps())
 	if last := a.lastShown(); last >= 0 {
 		a.selected = last

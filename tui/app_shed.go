@@ -5,7 +5,8 @@ package tui
 // content of its older steps are shed (fold.Fold.Shed), and the tombstones
 // of older sheds forgotten (fold.Fold.Forget); the title bar says
 // how many items are not kept, and a shed step that is selected is read
-// back from the source's file (AppOptions.ReadBack) when it has one.
+// back from the source's file (AppOptions.ReadBack) when it has one; the
+// shed items themselves come back as a person goes to them (app_gaps.go).
 
 import (
 	"math"
@@ -54,6 +55,7 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 		// The timeline draws every step, so every skeleton stays; the
 		// tombstones of older sheds go.
 		th.Fold.Forget(math.MaxInt)
+		delete(a.shedViews, th) // what was read back is far from what is kept now
 		if th == a.threads.cur {
 			a.refresh()
 		}

@@ -1,0 +1,350 @@
+package tui
+
+// This file puts back what the screen shed as a person goes to it. The
+// transcript shows a gap row (model.ItemGap) wherever items were shed;
+// scrolling to one, Enter on it, or selecting a step whose row was shed
+// reads a window of items back from the source's file
+// (AppOptions.ReadItems) and shows it with the items kept. A thread has
+// one window of at most windowMax items, dropped when the thread is shed
+// again or the person goes back to live, so memory stays bounded by what
+// is shown.
+
+import (
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// ItemsWanted is what the screen asks AppOptions.ReadItems for: the items
+// From ≤ Seq < To of a thread, or, when Step is not -1, about Max items
+// around the tool-call item of step Step.
+type ItemsWanted struct {
+	// Source and Thread name the thread (fold.Thread's Source and ID).
+	Source, Thread string
+	// From and To are the items wanted by Seq, when Step is -1.
+	From, To uint64
+	// AfterKind and AfterID are the kind and id of item To, which the
+	// screen shows: a file without it is not the one the screen folded
+	// ("" when the screen does not know item To).
+	AfterKind model.ItemKind
+	AfterID   string
+	// Step, when not -1, is the step whose tool-call item is wanted with
+	// the items around it, and ToolCallID its tool call's id, which the
+	// file must have too.
+	Step       int
+	ToolCallID string
+	// Max is how many items are wanted at most.
+	Max int
+}
+
+// readWindow is how many items one read brings back; a thread's window
+// holds at most windowMax of them.
+const (
+	readWindow = screenKeepItems
+	windowMax  = 2 * readWindow
+)
+
+// shedView is what the screen holds of a thread whose items were shed:
+// the window read back, the gap rows drawn and what is being read.
+type shedView struct {
+	// fold is the fold the window was read for: a thread that started over
+	// has another, and the window is stale.
+	fold *fold.Fold
+	// window is the items read back, in Seq order.
+	window []*model.Item
+	// gaps are the gap rows of the last list, by Seq, kept so that a row
+	// that did not change is the same item (the transcript's caches).
+	gaps map[uint64]*gapRow
+	// shown is the list last handed to the transcript, reused.
+	shown []*model.Item
+
+	// reading is set while a read is under way; gen tells its answer from
+	// one for a window since dropped. readingGap is the gap being read
+	// (0 for a step's window).
+	reading    bool
+	gen        int
+	readingGap uint64
+	// failedGap is the gap whose read failed and why, failed; a gap that
+	// failed is read again only on Enter. triedStep is the last step a
+	// window was read around, so that it is asked once.
+	failedGap uint64
+	failed    error
+	triedStep int
+}
+
+// gapRow is a gap row: its item, and the item after it, whose Seq ends
+// the gap.
+type gapRow struct {
+	item  *model.Item
+	after *model.Item
+}
+
+// readItemsMsg brings items read back, or why they could not be.
+type readItemsMsg struct {
+	th    *fold.Thread
+	gen   int
+	want  ItemsWanted
+	items []*model.Item
+	err   error
+}
+
+// curThread is the thread on screen (nil outside the threads mode).
+func (a *App) curThread() *fold.Thread {
+	if a.mode != modeThreads || a.threads == nil {
+		return nil
+	}
+	return a.threads.cur
+}
+
+// shedViewOf is the shed view of the thread on screen, made when create
+// is set (nil otherwise when there is none or it is stale).
+func (a *App) shedViewOf(create bool) *shedView {
+	th := a.curThread()
+	v := a.shedViews[th]
+	if v != nil && v.fold != a.fold {
+		delete(a.shedViews, th)
+		v = nil
+	}
+	if v == nil && create {
+		if a.shedViews == nil {
+			a.shedViews = map[*fold.Thread]*shedView{}
+		}
+		v = &shedView{fold: a.fold, triedStep: -1}
+		a.shedViews[th] = v
+	}
+	return v
+}
+
+// dropWindow forgets the window read back for th: it was shed again, or
+// the person went back to live.
+func (a *App) dropWindow(th *fold.Thread) {
+	if v := a.shedViews[th]; v != nil {
+		delete(a.shedViews, th)
+		if th == a.curThread() {
+			a.refresh()
+		}
+	}
+}
+
+// itemReader is how items of the thread on screen are read back from its
+// file (nil when its source is not a file).
+func (a *App) itemReader() func(ItemsWanted) ([]*model.Item, error) {
+	th := a.curThread()
+	if th == nil || a.opts.ReadItems == nil {
+		return nil
+	}
+	if r, ok := a.readers[th.Source]; ok {
+		return r
+	}
+	if a.readers == nil {
+		a.readers = map[string]func(ItemsWanted) ([]*model.Item, error){}
+	}
+	r := a.opts.ReadItems(th.Source)
+	a.readers[th.Source] = r
+	return r
+}
+
+// shownItems is the list the transcript shows: the items kept, the window
+// read back, and a gap row wherever items are missing between them. Item
+// sequence numbers start at 1 and are never skipped, so a jump in them is
+// where items were shed.
+func (a *App) shownItems() []*model.Item {
+	kept := a.fold.Items()
+	v := a.shedViewOf(false)
+	if a.fold.Shedded().Items == 0 && (v == nil || len(v.window) == 0) {
+		if v != nil {
+			v.gaps = nil
+		}
+		return kept
+	}
+	v = a.shedViewOf(true)
+	gaps := make(map[uint64]*gapRow, len(v.gaps))
+	out := v.shown[:0]
+	next := uint64(1)
+	push := func(it *model.Item, read bool) {
+		if read && it.Seq < next {
+			return // kept as well: the item kept is the newer
+		}
+		if it.Seq > next {
+			g := v.gaps[next]
+			if g == nil {
+				g = &gapRow{item: &model.Item{Seq: next, Kind: model.ItemGap, Status: model.StatusCompleted, Step: -1}}
+			}
+			g.after = it
+			if text := a.gapText(v, next, int(it.Seq-next), len(gaps) == 0); text != g.item.Text {
+				g.item.Text = text
+				g.item.Version++
+			}
+			gaps[next] = g
+			out = append(out, g.item)
+		}
+		out = append(out, it)
+		next = max(next, it.Seq+1)
+	}
+	w := v.window
+	for i, j := 0, 0; i < len(kept) || j < len(w); {
+		if j >= len(w) || i < len(kept) && kept[i].Seq <= w[j].Seq {
+			push(kept[i], false)
+			i++
+		} else {
+			push(w[j], true)
+			j++
+		}
+	}
+	v.gaps, v.shown = gaps, out
+	return out
+}
+
+// gapText is what the gap row at seq of n items says: how many are
+// missing, and whether they can be read back, are being read or failed.
+func (a *App) gapText(v *shedView, seq uint64, n int, first bool) string {
+	s := "⋮ " + thousands(n) + " items not kept"
+	if first {
+		s = "▲ " + thousands(n) + " earlier items not kept"
+	}
+	th := a.curThread()
+	switch {
+	case th == nil:
+		return s
+	case a.itemReader() == nil:
+		return s + " (" + th.Source + " is not a file; --record FILE keeps a stream)"
+	case v.reading && v.readingGap == seq:
+		return s + " · reading back…"
+	case v.failed != nil && v.failedGap == seq:
+		return s + " · reading them back failed: " + v.failed.Error()
+	case first:
+		return s + " · scroll up or Enter to read them back"
+	}
+	return s + " · scroll or Enter to read them back"
+}
+
+// gapAt is the gap row whose item has Seq seq (nil for none).
+func (a *App) gapAt(seq uint64) *gapRow {
+	if v := a.shedViewOf(false); v != nil {
+		return v.gaps[seq]
+	}
+	return nil
+}
+
+// retryGap reads the gap row seq back again after it failed (Enter or a
+// click on it).
+func (a *App) retryGap(seq uint64) {
+	if v := a.shedViewOf(false); v != nil && v.failedGap == seq {
+		v.failedGap, v.failed = 0, nil
+		a.refresh()
+	}
+}
+
+// readItemsCmd reads items back when the person went to some that were
+// shed: the selected step's row, or a gap row in view. Nothing is read
+// while a read is under way, and a gap that failed is not read again
+// until Enter.
+func (a *App) readItemsCmd() tea.Cmd {
+	th := a.curThread()
+	read := a.itemReader()
+	if read == nil || a.fold.Shedded().Items == 0 {
+		return nil
+	}
+	v := a.shedViewOf(true)
+	if v.reading {
+		return nil
+	}
+	want := ItemsWanted{Source: th.Source, Thread: th.ID, Step: -1, Max: readWindow}
+	s := a.step()
+	switch seq, below, ok := a.transcript.GapInView(); {
+	case s != nil && !a.following && a.selected != v.triedStep && !a.transcript.HasStep(a.selected):
+		v.triedStep = a.selected
+		want.Step, want.ToolCallID = a.selected, s.ToolCallID
+	case ok && seq != v.failedGap && v.gaps[seq] != nil:
+		g := v.gaps[seq]
+		end := g.after.Seq
+		want.From, want.To = seq, end
+		if below {
+			// Come to from below: the items just above those in view.
+			want.From = max(seq, end-min(end, uint64(readWindow)))
+		} else {
+			want.To = min(end, seq+uint64(readWindow))
+		}
+		if want.To == end {
+			want.AfterKind, want.AfterID = g.after.Kind, g.after.ID
+		}
+		v.readingGap = seq
+	default:
+		return nil
+	}
+	v.reading = true
+	v.gen++
+	a.refresh() // the gap row says it is reading
+	gen := v.gen
+	return func() tea.Msg {
+		items, err := read(want)
+		return readItemsMsg{th: th, gen: gen, want: want, items: items, err: err}
+	}
+}
+
+// onReadItems shows the items read back in the window of their thread,
+// keeping the rows in view where they were.
+func (a *App) onReadItems(m readItemsMsg) {
+	v := a.shedViews[m.th]
+	if v == nil || v.gen != m.gen || !v.reading {
+		return // dropped meanwhile
+	}
+	v.reading = false
+	gap := v.readingGap
+	v.readingGap = 0
+	if m.err != nil {
+		if m.want.Step < 0 {
+			v.failedGap, v.failed = gap, m.err
+		}
+	} else {
+		v.window = mergeWindow(v.window, m.items, m.want)
+	}
+	if m.th != a.curThread() {
+		return
+	}
+	mark := a.transcript.MarkView()
+	a.refresh()
+	a.transcript.ReturnTo(mark)
+	if m.want.Step >= 0 && m.want.Step == a.selected {
+		a.transcript.ShowStep(a.selected)
+	}
+}
+
+// mergeWindow adds items read back to a window. Items next to the window
+// join it, which then loses what lies farthest from them past windowMax
+// items; items elsewhere replace it.
+func mergeWindow(window, items []*model.Item, want ItemsWanted) []*model.Item {
+	if len(items) == 0 {
+		return window
+	}
+	lo, hi := items[0].Seq, items[len(items)-1].Seq
+	if len(window) == 0 || hi+1 < window[0].Seq || lo > window[len(window)-1].Seq+1 {
+		return slices.Clone(items[max(0, len(items)-windowMax):])
+	}
+	out := make([]*model.Item, 0, len(window)+len(items))
+	i, j := 0, 0
+	for i < len(window) || j < len(items) {
+		switch {
+		case j >= len(items) || i < len(window) && window[i].Seq < items[j].Seq:
+			out = append(out, window[i])
+			i++
+		case i < len(window) && window[i].Seq == items[j].Seq:
+			out = append(out, items[j]) // read again: the newer
+			i++
+			j++
+		default:
+			out = append(out, items[j])
+			j++
+		}
+	}
+	if len(out) <= windowMax {
+		return out
+	}
+	if lo < window[0].Seq {
+		return slices.Clone(out[:windowMax]) // read upwards: the newest go
+	}
+	return slices.Clone(out[len(out)-windowMax:])
+}
