@@ -127,5 +127,5 @@ func LiveScreen(opts *Options, title string, batches <-chan model.Batch) (*tui.A
 		return ""
 	}
 	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		ReadBack: readBack(opts, file)}), nil
+		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)}), nil
 }

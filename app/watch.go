@@ -65,8 +65,9 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 		}()
 		return printLines(opts, fold.NewThreads(fo), in, folder)
 	}
+	file := func(source string) string { return fileOf(opts, source, folder) }
 	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		ReadBack: readBack(opts, func(source string) string { return fileOf(opts, source, folder) })})
+		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/computer"
+)
+
+// shedScreen follows a growing generated log in batches until it ends,
+// the screen shedding as it goes, and returns the screen and the fold of
+// the whole log without shedding.
+func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string) {
+	t.Helper()
+	log := loggen.Generate(100_000, 6)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole = fold.New(fold.Options{})
+	whole.Apply(recs...)
+	ch := make(chan model.Batch, len(recs)/256+2)
+	for i := 0; i < len(recs); i += 256 {
+		ch <- model.Batch{Source: path, Records: recs[i:min(len(recs), i+256)]}
+	}
+	close(ch)
+	opts := &Options{}
+	file := func(source string) string { return fileOf(opts, source, false) }
+	a = tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
+		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	drive(a, a.Init())
+	screen = func() string { return ansi.Strip(a.View().Content) }
+	if !strings.Contains(screen(), "earlier items not kept") {
+		t.Fatalf("nothing was shed; the title bar is %q", strings.SplitN(screen(), "\n", 2)[0])
+	}
+	return a, whole, screen
+}
+
+// firstWords is the start of the log's first user message as the
+// transcript draws it: its first words on one line.
+func firstWords(t *testing.T, f *fold.Fold) string {
+	t.Helper()
+	for _, it := range f.Items() {
+		if it.Kind == model.ItemMessage && it.Role == "user" {
+			return strings.Join(strings.Fields(it.Text)[:4], " ")
+		}
+	}
+	t.Fatal("the log has no user message")
+	return ""
+}
+
+// A tail of a growing file sheds its oldest items; scrolling up to the
+// gap row they leave reads them back from the file, a window at a time,
+// until the log's first user message is on screen again.
+func TestShedThenScrollBack(t *testing.T) {
+	a, whole, screen := shedScreen(t)
+	want := firstWords(t, whole)
+	if strings.Contains(screen(), want) {
+		t.Fatalf("the first user message %q is on screen before scrolling", want)
+	}
+	top := func() tea.Cmd {
+		_, cmd := a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+		return cmd
+	}
+	cmd := top()
+	if s := screen(); !strings.Contains(s, "earlier items not kept · reading back…") {
+		t.Fatalf("at the top the transcript shows no gap row being read:\n%s", s)
+	}
+	reads := 0
+	for ; reads < 10 && !strings.Contains(screen(), want); reads++ {
+		drive(a, cmd)
+		cmd = top()
+	}
+	s := screen()
+	if !strings.Contains(s, want) {
+		t.Fatalf("after %d reads back the first user message %q is not on screen:\n%s", reads, want, s)
+	}
+	if strings.Contains(s, "▲") {
+		t.Errorf("the log's start is on screen, yet a gap row above it:\n%s", s)
+	}
+	t.Logf("%d reads back to the start", reads)
+}
+
+// Seeking to the first step of a tail that shed it reads the items around
+// its row and its content back from the file: the transcript shows the
+// first user message and the step's row again, the panel its full content.
+func TestShedThenSeekToStart(t *testing.T) {
+	a, whole, screen := shedScreen(t)
+	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if cmd == nil {
+		t.Fatal("selecting a shed step asked for nothing to be read back")
+	}
+	drive(a, cmd)
+	s := screen()
+	if !strings.Contains(s, "▶") {
+		t.Errorf("the first step's row is not marked on screen:\n%s", s)
+	}
+	// The step's row is at the top; the message that asked for it just
+	// above.
+	_, cmd = a.Update(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	drive(a, cmd)
+	s = screen()
+	if want := firstWords(t, whole); !strings.Contains(s, want) {
+		t.Errorf("after seeking to the first step the first user message %q is not on screen:\n%s", want, s)
+	}
+	if strings.Contains(s, "▲") {
+		t.Errorf("the log's start is on screen, yet a gap row above it:\n%s", s)
+	}
+	first := whole.Steps()[0]
+	for _, l := range computer.PanelLines(first, 90, 30)[:3] {
+		if l = strings.TrimSpace(ansi.Strip(l)); l != "" && !strings.Contains(s, l) {
+			t.Errorf("the panel lacks the first step's %q:\n%s", l, s)
+		}
+	}
+}
