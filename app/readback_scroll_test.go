@@ -95,6 +95,22 @@ func TestShedThenScrollBack(t *testing.T) {
 		t.Errorf("the log's start is on screen, yet a gap row above it:\n%s", s)
 	}
 	t.Logf("%d reads back to the start", reads)
+
+	// Search, filter and the cursor work over the window read back.
+	keys := []tea.KeyPressMsg{{Code: '/', Text: "/"}, {Code: 'e', Text: "e"}, {Code: tea.KeyEnter}, {Code: 'n', Text: "n"},
+		{Code: 'N', Text: "N"}, {Code: tea.KeyEsc}, {Code: 'f', Text: "f"}}
+	for _, r := range "edit" {
+		keys = append(keys, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	keys = append(keys, tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: 'g', Text: "g"}, tea.KeyPressMsg{Code: tea.KeyDown},
+		tea.KeyPressMsg{Code: tea.KeyEnter}, tea.KeyPressMsg{Code: tea.KeyEsc}, tea.KeyPressMsg{Code: tea.KeyEnd})
+	for _, k := range keys {
+		_, cmd := a.Update(k)
+		drive(a, cmd) // (a search's and a filter's ticks wait, as drive runs them)
+	}
+	if s := screen(); strings.Contains(s, want) {
+		t.Errorf("back at the end, the log's start is still on screen:\n%s", s)
+	}
 }
 
 // Seeking to the first step of a tail that shed it reads the items around
