@@ -173,9 +173,9 @@ func foldItems(r *sources.Reader, source, path string, fo fold.Options, w tui.It
 	}
 	if th == nil || to == 0 {
 		if w.Step >= 0 {
-			return nil, fmt.Errorf("step %d of thread %s is no longer in %s", w.Step+1, w.Thread, path)
+			return nil, fmt.Errorf("step %d of thread %s is no longer in %s (it was truncated or rewritten)", w.Step+1, w.Thread, path)
 		}
-		return nil, fmt.Errorf("thread %s is no longer in %s", w.Thread, path)
+		return nil, fmt.Errorf("thread %s is no longer in %s (it was truncated or rewritten)", w.Thread, path)
 	}
 	items := th.Fold.Items()
 	if w.Step < 0 && w.AfterKind != "" {

@@ -23,8 +23,15 @@ import (
 // the whole log without shedding.
 func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string) {
 	t.Helper()
+	a, whole, screen, _ = shedScreenOf(t)
+	return a, whole, screen
+}
+
+// shedScreenOf is shedScreen, and the path of the log.
+func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string, path string) {
+	t.Helper()
 	log := loggen.Generate(100_000, 6)
-	path := filepath.Join(t.TempDir(), "run.jsonl")
+	path = filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, log, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +56,7 @@ func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() strin
 	if !strings.Contains(screen(), "earlier items not kept") {
 		t.Fatalf("nothing was shed; the title bar is %q", strings.SplitN(screen(), "\n", 2)[0])
 	}
-	return a, whole, screen
+	return a, whole, screen, path
 }
 
 // firstWords is the start of the log's first user message as the
@@ -143,5 +150,31 @@ func TestShedThenSeekToStart(t *testing.T) {
 		if l = strings.TrimSpace(ansi.Strip(l)); l != "" && !strings.Contains(s, l) {
 			t.Errorf("the panel lacks the first step's %q:\n%s", l, s)
 		}
+	}
+}
+
+// A file rewritten since the screen folded it has other items: the gap row
+// says reading back failed and why, and Enter tries again.
+func TestShedThenReadBackRewritten(t *testing.T) {
+	a, _, screen, path := shedScreenOf(t)
+	if err := os.WriteFile(path, loggen.Generate(100_000, 7), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	drive(a, cmd)
+	if s := screen(); !strings.Contains(s, "reading them back failed") || !strings.Contains(s, "rewritten") {
+		t.Fatalf("reading back from a rewritten file does not say so:\n%s", s)
+	}
+	_, cmd = a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	if cmd != nil {
+		drive(a, cmd)
+	}
+	_, cmd = a.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if !strings.Contains(screen(), "reading back…") {
+		t.Errorf("Enter on the gap row does not read it again:\n%s", screen())
+	}
+	drive(a, cmd)
+	if s := screen(); !strings.Contains(s, "reading them back failed") {
+		t.Errorf("reading again from the rewritten file does not fail:\n%s", s)
 	}
 }

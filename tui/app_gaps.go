@@ -258,7 +258,9 @@ func (a *App) readItemsCmd() tea.Cmd {
 	case s != nil && !a.following && a.selected != v.triedStep && !a.transcript.HasStep(a.selected):
 		v.triedStep = a.selected
 		want.Step, want.ToolCallID = a.selected, s.ToolCallID
-	case ok && seq != v.failedGap && v.gaps[seq] != nil:
+	case ok && a.geo.transcript.h > 0 && seq != v.failedGap && v.gaps[seq] != nil:
+		// (The transcript was drawn in this frame: its rows are not those
+		// of a frame before the thread list or the zoomed panel.)
 		g := v.gaps[seq]
 		end := g.after.Seq
 		want.From, want.To = seq, end
@@ -307,7 +309,9 @@ func (a *App) onReadItems(m readItemsMsg) {
 	}
 	mark := a.transcript.MarkView()
 	a.refresh()
-	a.transcript.ReturnTo(mark)
+	if m.err == nil {
+		a.transcript.ReturnTo(mark) // (a gap row that says why stays where it is)
+	}
 	if m.want.Step >= 0 && m.want.Step == a.selected {
 		a.transcript.ShowStep(a.selected)
 	}

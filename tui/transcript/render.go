@@ -135,7 +135,7 @@ func (t *Transcript) heightOf(e int) int {
 			g, _ := t.gutter()
 			return head + estimateRows(text, w-g-2)
 		}
-	case model.ItemError, model.ItemDiagnostic:
+	case model.ItemError, model.ItemDiagnostic, model.ItemGap:
 		return estimateRows(text, w-2)
 	case model.ItemToolCall:
 		if t.replies.owner(i) >= 0 {
@@ -203,7 +203,8 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 		}
 		return wrapRows("⚠ "+sanitize.Plain(text), w, styles.ParamRed)
 	case model.ItemGap:
-		return []string{dimLine("", oneLine(it.Text), w)}
+		// Wrapped, not cut: it may say why reading back failed.
+		return wrapRows(oneLine(it.Text), w, styles.ParamDim)
 	case model.ItemPlan:
 		// The plan as a checklist: it is replaced as the agent works.
 		if lines := render.PlanLines(it.Data, w-g, planRows); lines != nil {
