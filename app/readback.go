@@ -16,8 +16,10 @@ import (
 // readBack returns what the screen calls to read a step whose content it
 // shed back from the source's file: the file is read again from its start
 // and the step's thread folded on its own until the step is there and
-// done. It is nil for a source that is not a file (standard input, a
-// stream without --record), whose shed content is gone.
+// done, shedding as it goes (what it holds is the step and the skeletons
+// of the steps before it). For a source that is not a file (standard
+// input, a stream without --record), whose shed content is gone, it says
+// so.
 func readBack(opts *Options, file func(source string) string) func(source, thread string, index int, callID string) (*model.Step, error) {
 	return func(source, thread string, index int, callID string) (*model.Step, error) {
 		path := file(source)
@@ -36,7 +38,12 @@ func readBack(opts *Options, file func(source string) string) func(source, threa
 		r := sources.NewReader(in)
 		ts := fold.NewThreads(fo)
 		var found *model.Step
-		for {
+		for n := 1; ; n++ {
+			if n%readBackShedEvery == 0 {
+				// The step is not there or still open, which shedding
+				// keeps: it finds the step as it would have.
+				shedBut(ts, thread)
+			}
 			rec, err := r.Next()
 			if err == io.EOF {
 				break
@@ -64,6 +71,25 @@ func readBack(opts *Options, file func(source string) string) func(source, threa
 		}
 		c := *found
 		return &c, nil
+	}
+}
+
+// readBackShedEvery is how many records readBack folds between two sheds.
+const readBackShedEvery = 4096
+
+// shedBut sheds the thread of ts with id thread of all it can, keeping the
+// skeletons of its steps (their indices, and how folding on goes), and
+// retires the others, of which nothing is wanted. A thread not named yet
+// may be the one wanted, and is left as it is.
+func shedBut(ts *fold.Threads, thread string) {
+	for _, th := range ts.List() {
+		switch {
+		case th.ID == thread:
+			th.Fold.Shed(0, 0)
+			th.Fold.Forget(math.MaxInt)
+		case th.ID != "":
+			th.Fold.Retire()
+		}
 	}
 }
 

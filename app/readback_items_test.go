@@ -171,3 +171,22 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 		}
 	})
 }
+
+// A step read back from a file, by a fold that sheds as it goes, is the
+// step of a fold of the whole file that never shed.
+func TestReadBackMatchesWholeFold(t *testing.T) {
+	path, th := readItemsLog(t, 120_000)
+	steps := th.Fold.Steps()
+	read := readBack(&Options{}, func(s string) string { return s })
+	for _, i := range []int{0, 1, len(steps) / 3, len(steps) / 2, len(steps) - 1} {
+		got, err := read(path, th.ID, i, steps[i].ToolCallID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(steps[i])
+		if !bytes.Equal(g, w) {
+			t.Errorf("step %d read back differs from the whole fold's:\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
