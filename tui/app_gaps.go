@@ -164,6 +164,7 @@ func (a *App) shownItems() []*model.Item {
 	gaps := make(map[uint64]*gapRow, len(v.gaps))
 	out := v.shown[:0]
 	next := uint64(1)
+	above := false // whether items read back come before
 	push := func(it *model.Item, read bool) {
 		if read && it.Seq < next {
 			return // kept as well: the item kept is the newer
@@ -171,16 +172,20 @@ func (a *App) shownItems() []*model.Item {
 		if it.Seq > next {
 			g := v.gaps[next]
 			if g == nil {
-				g = &gapRow{item: &model.Item{Seq: next, Kind: model.ItemGap, Status: model.StatusCompleted, Step: -1}}
+				// A gap row's Seq is that of an item shed, which may be read
+				// back: its versions are far above any item's, so that the
+				// transcript never takes one's rendering for the other's.
+				g = &gapRow{item: &model.Item{Seq: next, Kind: model.ItemGap, Status: model.StatusCompleted, Step: -1, Version: gapVersions}}
 			}
 			g.after = it
-			if text := a.gapText(v, next, int(it.Seq-next), len(gaps) == 0); text != g.item.Text {
+			if text := a.gapText(v, next, int(it.Seq-next), !above); text != g.item.Text {
 				g.item.Text = text
 				g.item.Version++
 			}
 			gaps[next] = g
 			out = append(out, g.item)
 		}
+		above = above || read
 		out = append(out, it)
 		next = max(next, it.Seq+1)
 	}
@@ -198,11 +203,15 @@ func (a *App) shownItems() []*model.Item {
 	return out
 }
 
+// gapVersions is where the versions of gap rows start.
+const gapVersions = 1 << 62
+
 // gapText is what the gap row at seq of n items says: how many are
-// missing, and whether they can be read back, are being read or failed.
-func (a *App) gapText(v *shedView, seq uint64, n int, first bool) string {
+// missing (earlier ones at the top, with nothing read back above), and
+// whether they can be read back, are being read or failed.
+func (a *App) gapText(v *shedView, seq uint64, n int, top bool) string {
 	s := "⋮ " + thousands(n) + " items not kept"
-	if first {
+	if top {
 		s = "▲ " + thousands(n) + " earlier items not kept"
 	}
 	th := a.curThread()
@@ -215,7 +224,7 @@ func (a *App) gapText(v *shedView, seq uint64, n int, first bool) string {
 		return s + " · reading back…"
 	case v.failed != nil && v.failedGap == seq:
 		return s + " · reading them back failed: " + v.failed.Error()
-	case first:
+	case top:
 		return s + " · scroll up or Enter to read them back"
 	}
 	return s + " · scroll or Enter to read them back"
