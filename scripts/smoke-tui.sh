@@ -6,7 +6,8 @@
 # of three threads (the list, a thread, its run tree with a branch, back,
 # the next thread) and a folder that gets a new log while watched; an
 # ACP agent driven live (prompt, permission dialog); a 50 MB message and
-# 100,000 tool calls that q quits within a second; fails on any panic
+# 100,000 tool calls that q quits within a second; a long log scrolled back
+# to its start, read back from the file; fails on any panic
 # output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -168,6 +169,20 @@ quit_within 1
 run 80x24 "$work/calls.jsonl"
 expect "of 100000" 60
 quit_within 1
+
+# A long log sheds its oldest items as it is read; scrolling up to the gap
+# row they leave reads them back from the file until its start is on
+# screen again, and Home shows the first step's content.
+go run ./internal/loggen/cmd/loggen -n 100000 -seed 6 >"$work/long.jsonl"
+run 160x48 "$work/long.jsonl"
+expect "of 2634" 30
+tmux send-keys -t "$session" g
+expect "earlier items not kept ·" 5
+press_until g "Passes decoder" 20
+tmux send-keys -t "$session" Home
+expect "step 1 of" 10
+expect "func tailW" 20
+quit
 
 # tail: events appended to a growing log reach the screen at once: the
 # first step's label shows within a second of being written, with LIVE.
