@@ -178,3 +178,18 @@ func TestShedThenReadBackRewritten(t *testing.T) {
 		t.Errorf("reading again from the rewritten file does not fail:\n%s", s)
 	}
 }
+
+// Seeking to a shed step of a file since rewritten says so in the gap row.
+func TestShedThenSeekRewritten(t *testing.T) {
+	a, _, screen, path := shedScreenOf(t)
+	if err := os.WriteFile(path, loggen.Generate(100_000, 7), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	drive(a, cmd)
+	_, cmd = a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	drive(a, cmd)
+	if s := screen(); !strings.Contains(s, "reading them back failed: step 1 of") || !strings.Contains(s, "rewritten") {
+		t.Fatalf("seeking to a step of a rewritten file does not say so:\n%s", s)
+	}
+}

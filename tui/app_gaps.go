@@ -307,9 +307,16 @@ func (a *App) onReadItems(m readItemsMsg) {
 	gap := v.readingGap
 	v.readingGap = 0
 	if m.err != nil {
-		if m.want.Step < 0 {
-			v.failedGap, v.failed = gap, m.err
+		if m.want.Step >= 0 {
+			// A step's row has no gap of its own: the top one says why.
+			gap = 0
+			for seq := range v.gaps {
+				if gap == 0 || seq < gap {
+					gap = seq
+				}
+			}
 		}
+		v.failedGap, v.failed = gap, m.err
 	} else {
 		v.window = mergeWindow(v.window, m.items, m.want)
 	}
