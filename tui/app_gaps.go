@@ -318,7 +318,7 @@ func (a *App) onReadItems(m readItemsMsg) {
 		}
 		v.failedGap, v.failed = gap, m.err
 	} else {
-		v.window = mergeWindow(v.window, m.items, m.want)
+		v.window = mergeWindow(v.window, m.items)
 	}
 	if m.th != a.curThread() {
 		return
@@ -336,7 +336,7 @@ func (a *App) onReadItems(m readItemsMsg) {
 // mergeWindow adds items read back to a window. Items next to the window
 // join it, which then loses what lies farthest from them past windowMax
 // items; items elsewhere replace it.
-func mergeWindow(window, items []*model.Item, want ItemsWanted) []*model.Item {
+func mergeWindow(window, items []*model.Item) []*model.Item {
 	if len(items) == 0 {
 		return window
 	}
