@@ -43,18 +43,24 @@ const (
 // indexChunk holds chunkLen records' columns. Offsets and times are kept
 // as steps from the chunk's base: 14 bytes a record instead of 24, which
 // on the 126 MB, 700,000-event log is 9.3 MiB instead of 16 MiB, kept for
-// as long as a replay or a review runs.
+// as long as a replay or a review runs. The columns are an allocation of
+// their own, exactly 7 pages: with the bases beside them they took 8.
 type indexChunk struct {
-	baseOff int64            // input offset the off column counts from
-	baseMs  int64            // Unix milliseconds the at column counts from
-	off     [chunkLen]uint32 // input offset of the raw bytes, from baseOff
-	size    [chunkLen]uint32 // their length; 0 when they are not in the input, sizeExtra when the extra says where
-	at      [chunkLen]int32  // time in whole milliseconds from baseMs, or noTime, or atExtra
-	typ     [chunkLen]uint16 // number in Index.types, or typeExtra
+	baseOff int64 // input offset the off column counts from
+	baseMs  int64 // Unix milliseconds the at column counts from
 	// sub is the nanoseconds past the millisecond, made for a chunk when one
 	// of its times is not a whole millisecond (most logs have none). It is
 	// set while other records of the chunk are read, hence atomic.
 	sub atomic.Pointer[[chunkLen]int32]
+	*chunkColumns
+}
+
+// chunkColumns are a chunk's columns, by record.
+type chunkColumns struct {
+	off  [chunkLen]uint32 // input offset of the raw bytes, from baseOff
+	size [chunkLen]uint32 // their length; 0 when they are not in the input, sizeExtra when the extra says where
+	at   [chunkLen]int32  // time in whole milliseconds from baseMs, or noTime, or atExtra
+	typ  [chunkLen]uint16 // number in Index.types, or typeExtra
 }
 
 // The at column's two values that are not times. A time whose step lands
@@ -123,7 +129,7 @@ func (x Index) Type(i int) string {
 // Footprint is about how many bytes of memory the index holds: its
 // columns, the type names and the records kept on the side.
 func (x Index) Footprint() int {
-	n := len(x.chunks)*int(unsafe.Sizeof(indexChunk{})) + cap(x.chunks)*8
+	n := len(x.chunks)*int(unsafe.Sizeof(indexChunk{})+unsafe.Sizeof(chunkColumns{})) + cap(x.chunks)*8
 	for _, c := range x.chunks {
 		if c.sub.Load() != nil {
 			n += int(unsafe.Sizeof([chunkLen]int32{}))
@@ -157,7 +163,7 @@ func (x Index) extraOf(i int) *extra {
 // out reads.
 func (x *Index) chunkFor(i int, baseOff, baseMs int64) *indexChunk {
 	if i>>chunkShift == len(x.chunks) {
-		x.chunks = append(x.chunks, &indexChunk{baseOff: baseOff, baseMs: baseMs})
+		x.chunks = append(x.chunks, &indexChunk{baseOff: baseOff, baseMs: baseMs, chunkColumns: new(chunkColumns)})
 	}
 	return x.chunks[i>>chunkShift]
 }
