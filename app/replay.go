@@ -164,7 +164,9 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		}
 		rs = replay.Slice(recs)
 	default:
-		tuneForWholeRead(src) // the fold of the whole log and its checkpoints stay
+		if st, err := os.Stat(src.Arg); err == nil {
+			tuneForReplay(st.Size()) // the fold of the whole log, its checkpoints and index stay
+		}
 		log, ixr, done, err := openIndexed(src.Arg)
 		if err != nil {
 			return err
