@@ -2,10 +2,13 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,9 +21,9 @@ import (
 	"github.com/agentwatch/agentwatch/tui/computer"
 )
 
-// shedScreen follows a growing generated log in batches until it ends,
-// the screen shedding as it goes, and returns the screen and the fold of
-// the whole log without shedding.
+// shedScreen tails a generated log while it is written, in 64 appends,
+// with the screen shedding as it goes, until all of it is on screen, and
+// returns the screen and the fold of the whole log without shedding.
 func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string) {
 	t.Helper()
 	a, whole, screen, _ = shedScreenOf(t)
@@ -31,21 +34,63 @@ func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() strin
 func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string, path string) {
 	t.Helper()
 	log := loggen.Generate(100_000, 6)
-	path = filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, log, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	recs, err := sources.ReadAll(bytes.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
 	}
 	whole = fold.New(fold.Options{})
 	whole.Apply(recs...)
-	ch := make(chan model.Batch, len(recs)/256+2)
-	for i := 0; i < len(recs); i += 256 {
-		ch <- model.Batch{Source: path, Records: recs[i:min(len(recs), i+256)]}
+
+	path = filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	close(ch)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	stop := time.AfterFunc(time.Minute, cancel) // a tail that misses records ends, and the test says so
+	t.Cleanup(func() { stop.Stop() })
+	tail, events := sources.TailBatches(ctx, path, sources.TailOptions{Poll: 10 * time.Millisecond})
+	go func() {
+		for range events {
+		}
+	}()
+	// The screen gets what the tail reads, until it has read every record
+	// (a tail never ends by itself).
+	ch := make(chan model.Batch, 1<<14)
+	go func() {
+		defer close(ch)
+		n := 0
+		for b := range tail {
+			ch <- b
+			if n += len(b.Records); n >= len(recs) {
+				cancel()
+				return
+			}
+		}
+	}()
+	go func() {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer f.Close()
+		for rest := log; len(rest) > 0; {
+			cut := min(len(rest), len(log)/64)
+			if i := bytes.IndexByte(rest[cut:], '\n'); i >= 0 {
+				cut += i + 1
+			} else {
+				cut = len(rest)
+			}
+			if _, err := f.Write(rest[:cut]); err != nil {
+				t.Error(err)
+				return
+			}
+			rest = rest[cut:]
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+
 	opts := &Options{}
 	file := func(source string) string { return fileOf(opts, source, false) }
 	a = tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
@@ -53,8 +98,8 @@ func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() str
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen = func() string { return ansi.Strip(a.View().Content) }
-	if !strings.Contains(screen(), "earlier items not kept") {
-		t.Fatalf("nothing was shed; the title bar is %q", strings.SplitN(screen(), "\n", 2)[0])
+	if s := screen(); !strings.Contains(s, "earlier items not kept") || !strings.Contains(s, "of "+strconv.Itoa(len(whole.Steps()))) {
+		t.Fatalf("the tail did not shed, or did not read the whole log:\n%s", s)
 	}
 	return a, whole, screen, path
 }
