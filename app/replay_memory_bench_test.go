@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,8 +32,9 @@ const replayChildEnv = "AGENTWATCH_REPLAY_CHILD"
 // process's peak resident memory against the file (the budget: 1.5×), the
 // heap the replay keeps (index, schedule, timeline, the player's fold),
 // the time to index and fold the log and the CPU time the collector took
-// (which a busy machine does not inflate as much as wall time), and the
-// two seeks.
+// (which a busy machine does not inflate as much as wall time), the two
+// seeks, and the median and 99th percentile of 200 seeks anywhere after,
+// in a row, as dragging the replay bar makes them.
 //
 //	go test ./app/ -run '^$' -bench ReplayMemory -benchtime 3x
 func BenchmarkReplayMemory(b *testing.B) {
@@ -44,7 +47,7 @@ func BenchmarkReplayMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	size := st.Size()
-	var peak, live, build, gcCPU, seek90, seekEnd float64
+	var peak, live, build, gcCPU, seek90, seekEnd, seekMedian, seekP99 float64
 	for b.Loop() {
 		m := replayChild(b, path)
 		gcCPU += m["gc-cpu-s"]
@@ -53,6 +56,8 @@ func BenchmarkReplayMemory(b *testing.B) {
 		build += m["build-s"]
 		seek90 += m["seek90-ms"]
 		seekEnd += m["seekEnd-ms"]
+		seekMedian += m["seek-median-ms"]
+		seekP99 += m["seek-p99-ms"]
 	}
 	n := float64(b.N)
 	b.ReportMetric(peak/(1<<20), "peak-RSS-MiB")
@@ -62,6 +67,8 @@ func BenchmarkReplayMemory(b *testing.B) {
 	b.ReportMetric(gcCPU/n, "gc-cpu-s")
 	b.ReportMetric(seek90/n, "seek90%-ms")
 	b.ReportMetric(seekEnd/n, "seekEnd-ms")
+	b.ReportMetric(seekMedian/n, "seek-median-ms")
+	b.ReportMetric(seekP99/n, "seek-p99-ms")
 }
 
 // replayChild runs this test binary again, replaying only the log at path,
@@ -131,6 +138,19 @@ func TestReplayMemoryChild(t *testing.T) {
 	if !p.AtEnd() {
 		t.Fatalf("at %d of %d after seeking to the end", p.Pos(), p.Len())
 	}
+	// Seeks a person makes after the index is done: anywhere, by the
+	// replay bar or a key.
+	rng := rand.New(rand.NewPCG(1, 2))
+	var seeks []time.Duration
+	for range 200 {
+		t0 := time.Now()
+		if _, err := p.SeekPercent(100 * rng.Float64()); err != nil {
+			t.Fatal(err)
+		}
+		seeks = append(seeks, time.Since(t0))
+	}
+	slices.Sort(seeks)
+	fmt.Printf("seek-median-ms %f\nseek-p99-ms %f\n", float64(seeks[100].Microseconds())/1000, float64(seeks[198].Microseconds())/1000)
 	gcCPU := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(gcCPU)
 	fmt.Printf("gc-cpu-s %f\ngc-cycles %d\n", gcCPU[0].Value.Float64(), gcCPU[1].Value.Uint64())
