@@ -13,14 +13,16 @@ const wholeReadFloor = 64 << 20
 
 // tuneForWholeRead sets the garbage collector for a command that reads a
 // whole source and keeps its fold: collect less often (GOGC 400) but keep
-// the heap under 1.4× the input's size (or 64 MiB, for small input).
+// the heap under 1.3× the input's size (or 64 MiB, for small input).
 //
-// A fold keeps about 1.2× the log it was made from, so the default (a
+// A fold keeps about 0.9× the log it was made from, so the default (a
 // collection whenever the heap doubles) both collected over and over while
 // the fold grew and let the heap reach twice the log. On the 126 MB,
-// 700,000-event log, `fold` took 1.17 s and 245 MB; with this, 1.01 s and
-// 191 MB (go build, then /usr/bin/time -f '%e s %M KB' agentwatch fold).
-// Standard input, whose size is unknown, keeps the defaults.
+// 700,000-event log, `fold` took 1.17 s and 245 MB; with a 1.4× limit,
+// 1.01 s and 191 MB; with 1.3×, a peak of 1.41–1.42× the file against
+// 1.51× at 1.4×, for 1–3 % more time (go build, then /usr/bin/time -f
+// '%e s %M KB' agentwatch fold, three runs each). Standard input, whose
+// size is unknown, keeps the defaults.
 func tuneForWholeRead(src *Source) {
 	size := int64(0)
 	switch src.Kind {
@@ -38,14 +40,14 @@ func tuneForWholeRead(src *Source) {
 		return
 	}
 	debug.SetGCPercent(400)
-	limit := max(wholeReadFloor, size*14/10)
+	limit := max(wholeReadFloor, size*13/10)
 	debug.SetMemoryLimit(limit)
 	go raiseLimitWhenOutgrown(limit, 0.75, 2)
 }
 
 // tuneForReplay sets the garbage collector for replaying a file of size
 // bytes, whose fold, checkpoints and index stay for as long as the replay
-// runs: the limit of a whole read (1.4× the file), which follows the live
+// runs: a limit of 1.4× the file (a whole read's is 1.3×), which follows the live
 // heap once it passes 3/4 of it, at 1.5× the live heap rather than 2×.
 //
 // A replay keeps more than a fold: on the 126 MB, 700,000-event log the
