@@ -14,6 +14,7 @@ import (
 func TestLawInMemoryCheckpointEverySplit(t *testing.T) {
 	for name, recs := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // every split of every log: the longest of the laws
 			want := export(t, foldAll(recs))
 			for k := 0; k <= len(recs); k++ {
 				orig := fold.New(fold.Options{})

@@ -49,6 +49,7 @@ func TestLawForget(t *testing.T) {
 	for name, recs := range shedLogs(t) {
 		generated := len(name) >= 6 && name[:6] == "loggen"
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			for _, k := range shedSplits(len(recs)) {
 				for _, keep := range []int{0, 2, -1} { // -1: Retire
 					where := fmt.Sprintf("split %d of %d, keep %d", k, len(recs), keep)

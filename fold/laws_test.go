@@ -94,6 +94,7 @@ func foldAll(recs []model.Record) *fold.Fold {
 func TestLawCheckpointEverySplit(t *testing.T) {
 	for name, recs := range fixtures(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			want := export(t, foldAll(recs))
 			// One fold walks the records; at every split point its export
 			// is restored into a fresh fold that folds the rest.

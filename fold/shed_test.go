@@ -59,6 +59,7 @@ func shedSplits(n int) []int {
 func TestLawShed(t *testing.T) {
 	for name, recs := range shedLogs(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			want := foldAll(recs)
 			head := fold.New(fold.Options{})
 			done := 0
