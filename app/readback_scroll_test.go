@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,6 +146,9 @@ func TestShedThenScrollBack(t *testing.T) {
 	}
 	if strings.Contains(s, "▲") {
 		t.Errorf("the log's start is on screen, yet a gap row above it:\n%s", s)
+	}
+	if !regexp.MustCompile(`earlier items not kept · [0-9,]+ read back`).MatchString(s) {
+		t.Errorf("the title bar does not say how many items were read back:\n%s", s)
 	}
 	t.Logf("%d reads back to the start", reads)
 

@@ -63,13 +63,18 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 }
 
 // droppedNote is the title bar's "12,345 earlier items not kept" for the
-// thread on screen ("" when nothing was shed).
+// thread on screen ("" when nothing was shed), with "· 2,000 read back"
+// while a window of them read back from the file is shown.
 func (a *App) droppedNote() string {
 	n := a.fold.Shedded().Items
 	if n == 0 {
 		return ""
 	}
-	return thousands(n) + " earlier items not kept"
+	note := thousands(n) + " earlier items not kept"
+	if v := a.shedViewOf(false); v != nil && len(v.window) > 0 {
+		note += " · " + thousands(len(v.window)) + " read back"
+	}
+	return note
 }
 
 // readBackKeyOf is the key of step s of the thread on screen (ok false
