@@ -26,16 +26,11 @@ func readBack(opts *Options, file func(source string) string) func(source, threa
 		if path == "" {
 			return nil, fmt.Errorf("%s is not a file: what was dropped is gone (--record FILE keeps a stream)", source)
 		}
-		fo, err := opts.FoldOptions()
+		r, fo, done, err := reread(opts, path)
 		if err != nil {
 			return nil, err
 		}
-		in, err := sources.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer in.Close()
-		r := sources.NewReader(in)
+		defer done()
 		ts := fold.NewThreads(fo)
 		var found *model.Step
 		for n := 1; ; n++ {
@@ -110,16 +105,12 @@ func readItems(opts *Options, file func(source string) string) func(source strin
 			return nil
 		}
 		return func(w tui.ItemsWanted) ([]*model.Item, error) {
-			fo, err := opts.FoldOptions()
+			r, fo, done, err := reread(opts, path)
 			if err != nil {
 				return nil, err
 			}
-			in, err := sources.Open(path)
-			if err != nil {
-				return nil, err
-			}
-			defer in.Close()
-			return foldItems(sources.NewReader(in), source, path, fo, w)
+			defer done()
+			return foldItems(r, source, path, fo, w)
 		}
 	}
 }
@@ -241,4 +232,17 @@ func allDone(items []*model.Item, from, to uint64) bool {
 		}
 	}
 	return true
+}
+
+// reread opens path again from its start, for reading back what the screen
+// shed, with the fold options of opts; done closes it.
+func reread(opts *Options, path string) (r *sources.Reader, fo fold.Options, done func() error, err error) {
+	if fo, err = opts.FoldOptions(); err != nil {
+		return nil, fo, nil, err
+	}
+	in, err := sources.Open(path)
+	if err != nil {
+		return nil, fo, nil, err
+	}
+	return sources.NewReader(in), fo, in.Close, nil
 }
