@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/procmem"
 	"github.com/agentwatch/agentwatch/replay"
 )
 
@@ -159,17 +160,9 @@ func TestReplayMemoryChild(t *testing.T) {
 	metrics.Read(live)
 	fmt.Printf("live-bytes %d\n", live[0].Value.Uint64())
 	runtime.KeepAlive(p)
-	status, err := os.ReadFile("/proc/self/status")
+	peak, err := procmem.Field("self", "VmHWM")
 	if err != nil {
-		t.Skip("no /proc/self/status to read the peak from")
+		t.Skip("no peak to read: ", err)
 	}
-	for line := range strings.SplitSeq(string(status), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fmt.Printf("VmHWM-bytes %d\n", kb<<10)
-		}
-	}
+	fmt.Printf("VmHWM-bytes %d\n", peak)
 }

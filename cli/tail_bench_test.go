@@ -5,26 +5,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/procmem"
 )
 
 // rssOf is a running process's resident memory in bytes (0 when unknown).
 func rssOf(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
+	rss, _ := procmem.Field(strconv.Itoa(pid), "VmRSS")
+	return rss
 }
 
 // BenchmarkTailPlainMemory follows a log with `agentwatch tail --plain` (the
