@@ -168,7 +168,7 @@ func (d *displayState) add(c *ctx, f *state, it *model.Item) *model.Item {
 		if len(d.Gone) > 0 {
 			delete(d.Gone, k) // the key finds this item now
 		}
-		if k.ns == 'm' && len(d.Forgotten) > 0 {
+		if k.ns == 'm' && !d.Forgotten.empty() {
 			d.Forgotten = d.Forgotten.without(k.id)
 		}
 	}

@@ -68,12 +68,17 @@ func (f *Fold) forget(keepSteps int, all bool) Forgot {
 	out.Tombstones = f.forgetTombstones(all)
 	out.Owners = f.forgetOwners()
 	out.Diagnostics = f.forgetDiagnostics()
+	r, d := &f.st.Reduce, &f.st.Display
+	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && len(r.Gone)+len(r.GoneCalls)+len(d.Gone) == 0 {
+		// Nothing made since the last call and no tombstone to age: the
+		// call changes nothing, and is not counted (a quiet thread's
+		// checkpoint stays the one it has).
+		return out
+	}
 	f.st.Forgets++
 	f.st.ForgetMark = f.st.NextItem
 	f.st.ForgotSteps += uint64(out.Steps)
-	if out != (Forgot{}) {
-		f.sheds++
-	}
+	f.sheds++ // the state changed: a checkpoint taken before is stale
 	return out
 }
 
@@ -143,8 +148,9 @@ func (f *Fold) forgetTombstones(all bool) int {
 	if n == 0 {
 		return 0
 	}
-	r.Tail = slices.DeleteFunc(r.Tail, func(id string) bool { _, ok := r.Gone[id]; return !ok })
-	r.TailCalls = slices.DeleteFunc(r.TailCalls, func(id string) bool { _, ok := r.GoneCalls[id]; return !ok })
+	// Copies: a checkpoint may share the lists' arrays.
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { _, ok := r.Gone[id]; return !ok })
+	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { _, ok := r.GoneCalls[id]; return !ok })
 	// Maps do not shrink: copies of what is left let the rest go.
 	r.Gone, r.GoneCalls, d.Gone = cloneOrNil(r.Gone), cloneOrNil(r.GoneCalls), cloneOrNil(d.Gone)
 	return n
@@ -206,40 +212,6 @@ func (f *Fold) forgetDiagnostics() int {
 		n += extra
 	}
 	return n
-}
-
-// idHashes are ids Forget dropped the tombstones of, as 64-bit FNV-1a
-// hashes in order: enough to know an id again, for eight bytes. It is
-// never changed in place (a checkpoint may share it).
-type idHashes []uint64
-
-// with returns h and hs, in order and without repeats.
-func (h idHashes) with(hs []uint64) idHashes {
-	if len(hs) == 0 {
-		return h
-	}
-	out := make(idHashes, 0, len(h)+len(hs))
-	out = append(append(out, h...), hs...)
-	slices.Sort(out)
-	return slices.Clip(slices.Compact(out))
-}
-
-// has reports whether h holds id.
-func (h idHashes) has(id string) bool {
-	if len(h) == 0 {
-		return false
-	}
-	_, ok := slices.BinarySearch(h, hashID(id))
-	return ok
-}
-
-// without returns h without id.
-func (h idHashes) without(id string) idHashes {
-	i, ok := slices.BinarySearch(h, hashID(id))
-	if !ok {
-		return h
-	}
-	return slices.Concat(h[:i], h[i+1:])
 }
 
 // hashID is id's 64-bit FNV-1a hash.
