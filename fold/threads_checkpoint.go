@@ -81,3 +81,14 @@ func ThreadsFromCheckpoint(cp *ThreadsCheckpoint, opts Options) *Threads {
 	t.last = at(cp.last)
 	return t
 }
+
+// ItemsMade is how many display items the thread id of source had made
+// when the checkpoint was taken (Fold.ItemsMade), and whether it had begun.
+func (cp *ThreadsCheckpoint) ItemsMade(source, id string) (uint64, bool) {
+	for _, c := range cp.threads {
+		if c.th.Source == source && c.th.ID == id {
+			return c.cp.st.NextItem, true
+		}
+	}
+	return 0, false
+}

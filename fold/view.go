@@ -13,6 +13,11 @@ func (f *Fold) ThreadID() string { return f.st.ThreadID }
 // LastSeq returns the Seq of the last record applied.
 func (f *Fold) LastSeq() uint64 { return f.st.LastSeq }
 
+// ItemsMade is how many display items the fold has made, shed ones
+// included: the Seq of the newest. An item numbered above what a fold had
+// made when it was checkpointed is whole in any fold restored from it.
+func (f *Fold) ItemsMade() uint64 { return f.st.NextItem }
+
 // Items returns the display items in order. The items are the fold's own:
 // read them, do not change them.
 func (f *Fold) Items() []*model.Item { f.flush(); return f.st.Display.Items }
