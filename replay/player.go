@@ -230,14 +230,25 @@ func (p *Player) wait() time.Duration {
 	return max(d, 0)
 }
 
-// forward plays records up to position n (n > pos) into the current fold.
+// forward plays records up to position n (n > pos) into the current fold,
+// shedding where the timeline does (at each of its checkpoints): the fold
+// at a position is then the same however the player came to it, and
+// playing a whole log holds what the timeline's checkpoints hold, not all
+// the log said.
 func (p *Player) forward(n int) error {
-	recs, err := p.src.Records(p.pos, n)
-	if err != nil {
-		return fmt.Errorf("replay: records %d–%d: %w", p.pos, n, err)
+	every := p.tl.Every()
+	for p.pos < n {
+		j := min(n, (p.pos/every+1)*every)
+		recs, err := p.src.Records(p.pos, j)
+		if err != nil {
+			return fmt.Errorf("replay: records %d–%d: %w", p.pos, j, err)
+		}
+		p.f.Apply(source, recs...)
+		p.pos = j
+		if j%every == 0 {
+			ShedForCheckpoint(p.f)
+		}
 	}
-	p.f.Apply(source, recs...)
-	p.pos = n
 	return nil
 }
 

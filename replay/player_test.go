@@ -206,7 +206,7 @@ func TestPlayerStepAndSeek(t *testing.T) {
 		if p.Elapsed() != wantElapsed {
 			t.Fatalf("%s: elapsed %v, want %v", what, p.Elapsed(), wantElapsed)
 		}
-		if got, want := state(t, p.Threads()), state(t, foldRecs(recs[:wantPos])); !bytes.Equal(got, want) {
+		if got, want := state(t, p.Threads()), state(t, foldShedding(recs[:wantPos], p.Timeline().Every())); !bytes.Equal(got, want) {
 			t.Fatalf("%s: fold differs from folding the first %d records", what, wantPos)
 		}
 	}
@@ -314,12 +314,13 @@ func TestPlayerSteppingOnly(t *testing.T) {
 
 // The seek law through the player: seeking to k, then playing to the end,
 // folds to what playing from the start does — for every k of every fixture,
-// and from every earlier position (so backward seeks are covered).
+// and from every earlier position (so backward seeks are covered). Both
+// shed where the timeline does.
 func TestPlayerSeekLaw(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		t.Run(name, func(t *testing.T) {
-			want := state(t, foldRecs(recs))
 			p, clk := newTestPlayer(t, recs, ScheduleOptions{IdleCap: time.Second, Pace: time.Millisecond}, PlayerOptions{Speed: 16})
+			want := state(t, foldShedding(recs, p.Timeline().Every()))
 			for k := 0; k <= len(recs); k++ {
 				from := (k * 7919) % (len(recs) + 1) // somewhere else first
 				if _, err := p.Seek(from); err != nil {

@@ -3,7 +3,9 @@ package replay
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -30,6 +32,12 @@ const DefaultCheckpointEvery = 4096
 // step and run begins. It is built by Extend as the log's records become
 // known, and is safe for concurrent use (one goroutine extending, others
 // seeking).
+//
+// Before each checkpoint the timeline sheds what is finished
+// (ShedForCheckpoint), so that its checkpoints hold what was open and the
+// skeletons of steps, not everything the log said: the fold At returns
+// has the items made since its checkpoint, and those still open then;
+// Before finds where to fold from to read the others back.
 type Timeline struct {
 	src   Source
 	opts  fold.Options
@@ -113,6 +121,7 @@ func (t *Timeline) Extend(max int) (int, error) {
 		slices.Sort(runs)
 		var cp *fold.ThreadsCheckpoint
 		if j%t.every == 0 {
+			ShedForCheckpoint(t.build)
 			cp = t.build.Checkpoint()
 		}
 		t.mu.Lock()
@@ -127,6 +136,24 @@ func (t *Timeline) Extend(max int) (int, error) {
 		i = j
 	}
 	return done, nil
+}
+
+// ShedForCheckpoint drops from every thread of ts what is finished, as the
+// timeline does before each checkpoint: every finished item, the content of
+// every finished step but the newest (a step's skeleton stays, for the
+// step timeline; the newest is what a replay's panel shows) and the
+// tombstones of earlier sheds (fold.Fold.Shed and Forget).
+//
+// Kept whole, the checkpoints of a log held all of it: the replay of a
+// 126 MB, 700,000-event log kept 141 MiB, 103 of it the fold. A checkpoint
+// of a shed fold holds what was open when it was taken; what a person
+// scrolls back to is read back by folding on from an earlier checkpoint
+// (Before).
+func ShedForCheckpoint(ts *fold.Threads) {
+	ts.Shed(0, 1)
+	for _, th := range ts.List() {
+		th.Fold.Forget(math.MaxInt)
+	}
 }
 
 // starts returns the position after the record each new thing began at:
@@ -199,3 +226,33 @@ func (t *Timeline) At(k int) (*fold.Threads, error) {
 	}
 	return ts, nil
 }
+
+// Before returns a fresh set of threads for reading back what At(k) shed of
+// the thread id of source: restored from the latest checkpoint at or before
+// k in which that thread had made fewer than seq items, so that every item
+// numbered seq or more is whole in it, and how many records it holds.
+// Folding on from there to k (Records) gives those items as the fold of
+// the first k records has them.
+func (t *Timeline) Before(k int, source, id string, seq uint64) (*fold.Threads, int, error) {
+	t.mu.Lock()
+	if k < 0 || k > t.built {
+		n := t.built
+		t.mu.Unlock()
+		return nil, 0, fmt.Errorf("timeline: position %d out of range [0, %d]", k, n)
+	}
+	cps := t.cps[:min(k/t.every, len(t.cps)-1)+1]
+	t.mu.Unlock()
+	// Items made only grow: the first checkpoint with seq or more made
+	// is one too late.
+	c := sort.Search(len(cps), func(i int) bool {
+		made, _ := cps[i].ItemsMade(source, id)
+		return made >= seq
+	}) - 1
+	if c <= 0 {
+		return fold.NewThreads(t.opts), 0, nil
+	}
+	return fold.ThreadsFromCheckpoint(cps[c], t.opts), c * t.every, nil
+}
+
+// Records reads records i to j−1 of the timeline's log.
+func (t *Timeline) Records(i, j int) ([]model.Record, error) { return t.src.Records(i, j) }

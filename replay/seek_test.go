@@ -2,6 +2,8 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/fold"
@@ -86,15 +90,17 @@ func foldRecs(recs []model.Record) *fold.Threads {
 	return ts
 }
 
-// The law: for every k, seeking to k then playing to the end folds to what
-// playing from the start does; and the fold at k is the fold of recs[:k].
+// The law: for every k, the fold At(k) returns is the fold of the first k
+// records shed as the timeline sheds, before every checkpoint
+// (foldShedding); what it keeps is what the fold of the first k records
+// without shedding has, and so is what it keeps after playing on to the
+// end.
 func TestTimelineSeekLaw(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		prefix := make([][]byte, len(recs)+1) // prefix[k]: folding recs[:k] directly
-		for k := range prefix {
-			prefix[k] = state(t, foldRecs(recs[:k]))
+		whole := make([]*fold.Threads, len(recs)+1) // whole[k]: folding recs[:k], nothing shed
+		for k := range whole {
+			whole[k] = foldRecs(recs[:k])
 		}
-		want := prefix[len(recs)]
 		for _, every := range []int{1, 3, 0} {
 			t.Run(name+"/every="+strconv.Itoa(every), func(t *testing.T) {
 				tl, err := BuildTimeline(Slice(recs), fold.Options{}, every)
@@ -109,17 +115,79 @@ func TestTimelineSeekLaw(t *testing.T) {
 					if err != nil {
 						t.Fatalf("At(%d): %v", k, err)
 					}
-					if got := state(t, f); !bytes.Equal(got, prefix[k]) {
-						t.Fatalf("At(%d) differs from folding the first %d records:\n got %s\nwant %s", k, k, got, prefix[k])
+					if got, want := state(t, f), state(t, foldShedding(recs[:k], tl.Every())); !bytes.Equal(got, want) {
+						t.Fatalf("At(%d) differs from folding the first %d records, shedding before each checkpoint:\n got %s\nwant %s", k, k, got, want)
 					}
+					keptAlike(t, fmt.Sprintf("At(%d)", k), f, whole[k])
 					f.Apply("", recs[k:]...)
-					if got := state(t, f); !bytes.Equal(got, want) {
-						t.Fatalf("At(%d) then playing to the end differs from playing from the start:\n got %s\nwant %s", k, got, want)
-					}
+					keptAlike(t, fmt.Sprintf("At(%d) played to the end", k), f, whole[len(recs)])
 				}
 			})
 		}
 	}
+}
+
+// foldShedding folds recs as a timeline with a checkpoint every `every`
+// records does: shedding before each checkpoint.
+func foldShedding(recs []model.Record, every int) *fold.Threads {
+	ts := fold.NewThreads(fold.Options{})
+	for i := 0; i < len(recs); i += every {
+		j := min(len(recs), i+every)
+		ts.Apply("", recs[i:j]...)
+		if j%every == 0 {
+			ShedForCheckpoint(ts)
+		}
+	}
+	return ts
+}
+
+// keptAlike fails unless every item and step shed keeps is the same in
+// whole, the fold of the same records that shed nothing: items whole,
+// steps whole unless shed, and a shed step's skeleton the same as whole's.
+func keptAlike(t *testing.T, what string, shed, whole *fold.Threads) {
+	t.Helper()
+	if shed.Len() != whole.Len() {
+		t.Fatalf("%s: %d threads, want %d", what, shed.Len(), whole.Len())
+	}
+	for i, th := range shed.List() {
+		w := whole.List()[i].Fold
+		if th.Fold.ItemsMade() != w.ItemsMade() {
+			t.Fatalf("%s: thread %d made %d items, want %d", what, i, th.Fold.ItemsMade(), w.ItemsMade())
+		}
+		items := w.Items()
+		for _, it := range th.Fold.Items() {
+			j, ok := slices.BinarySearchFunc(items, it.Seq, func(x *model.Item, seq uint64) int { return cmp.Compare(x.Seq, seq) })
+			if !ok {
+				t.Fatalf("%s: thread %d keeps item %d, which the fold without shedding does not have", what, i, it.Seq)
+			}
+			if got, want := jsonOf(t, it), jsonOf(t, items[j]); got != want {
+				t.Fatalf("%s: thread %d item %d:\n got %s\nwant %s", what, i, it.Seq, got, want)
+			}
+		}
+		if th.Fold.StepCount() != w.StepCount() {
+			t.Fatalf("%s: thread %d has %d steps, want %d", what, i, th.Fold.StepCount(), w.StepCount())
+		}
+		for j := th.Fold.StepBase(); j < th.Fold.StepCount(); j++ {
+			got, want := *th.Fold.Step(j), *w.Step(j)
+			if got.Shed {
+				want.Args, want.ArgsJSON, want.Result, want.ResultJSON, want.Screenshots, want.Diffs = got.Args, got.ArgsJSON, got.Result, got.ResultJSON, got.Screenshots, got.Diffs
+				want.Shed = true
+			}
+			if a, b := jsonOf(t, got), jsonOf(t, want); a != b {
+				t.Fatalf("%s: thread %d step %d:\n got %s\nwant %s", what, i, j, a, b)
+			}
+		}
+	}
+}
+
+// jsonOf is v as JSON.
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v, json.Deterministic(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // Folds from At share nothing with each other or with the timeline.
@@ -159,7 +227,7 @@ func TestTimelineAtIndependent(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got, want := state(t, f), state(t, foldRecs(recs[:j])); !bytes.Equal(got, want) {
+				if got, want := state(t, f), state(t, foldShedding(recs[:j], 2)); !bytes.Equal(got, want) {
 					t.Fatalf("after other folds were played, At(%d) differs from folding the first %d", j, j)
 				}
 			}
@@ -325,4 +393,64 @@ func TestTimelineMarkers(t *testing.T) {
 			check("run", tl.RunStarts(), runs)
 		})
 	}
+}
+
+// Before gives, for any position k and any item At(k) shed, a fold to go
+// on from that holds the item whole once the records up to k are folded
+// into it, as the fold of the first k records without shedding has it.
+func TestTimelineBefore(t *testing.T) {
+	for name, recs := range seekFixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			tl, err := BuildTimeline(Slice(recs), fold.Options{}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			read := 0
+			for k := 0; k <= len(recs); k += 1 + k%5 {
+				whole := foldRecs(recs[:k])
+				for _, th := range whole.List() {
+					for seq := uint64(1); seq <= th.Fold.ItemsMade(); seq++ {
+						ts, at, err := tl.Before(k, th.Source, th.ID, seq)
+						if err != nil {
+							t.Fatal(err)
+						}
+						more, err := tl.Records(at, k)
+						if err != nil {
+							t.Fatal(err)
+						}
+						ts.Apply("", more...)
+						got := itemOf(ts, th, seq)
+						want := itemOf(whole, th, seq)
+						if (got == nil) != (want == nil) || got != nil && jsonOf(t, got) != jsonOf(t, want) {
+							t.Fatalf("Before(%d, %q, %d) from %d: item %v, want %v", k, th.ID, seq, at, got, want)
+						}
+						if got != nil && at > 0 {
+							read++
+						}
+					}
+				}
+			}
+			if _, _, err := tl.Before(len(recs)+1, "", "", 1); err == nil {
+				t.Fatal("Before past the end: want an error")
+			}
+			if len(recs) > 20 && read == 0 {
+				t.Fatal("every item was read from the start: no checkpoint was used")
+			}
+		})
+	}
+}
+
+// itemOf is item seq of the thread of ts that has th's source and id (nil
+// when there is none).
+func itemOf(ts *fold.Threads, th *fold.Thread, seq uint64) *model.Item {
+	for _, x := range ts.List() {
+		if x.Source != th.Source || x.ID != th.ID {
+			continue
+		}
+		items := x.Fold.Items()
+		if i, ok := slices.BinarySearchFunc(items, seq, func(it *model.Item, s uint64) int { return cmp.Compare(it.Seq, s) }); ok {
+			return items[i]
+		}
+	}
+	return nil
 }
