@@ -52,15 +52,23 @@ func TestReplayWhileIndexing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := fold.New(fold.Options{})
-			f.Apply(want...)
+			// The player sheds where the timeline takes checkpoints.
+			ts := fold.NewThreads(fold.Options{})
+			for i := 0; i < len(want); i += tl.Every() {
+				j := min(len(want), i+tl.Every())
+				ts.Apply("", want[i:j]...)
+				if j%tl.Every() == 0 {
+					replay.ShedForCheckpoint(ts)
+				}
+			}
+			f := ts.Last().Fold
 			if p.Len() != len(want) {
 				t.Fatalf("player has %d records, the log %d", p.Len(), len(want))
 			}
 			a, _ := f.Export()
 			b, _ := p.Fold().Export()
 			if !bytes.Equal(a.State, b.State) {
-				t.Fatal("the fold at the end differs from folding the whole log")
+				t.Fatal("the fold at the end differs from folding the whole log, shedding where the timeline does")
 			}
 			return
 		default:

@@ -144,7 +144,7 @@ type App struct {
 	// shedViews hold the items read back and the gap rows of threads
 	// whose items were shed, and readers how each source's items are
 	// read back (app_gaps.go).
-	shedViews map[*fold.Thread]*shedView
+	shedViews map[viewKey]*shedView
 	readers   map[string]func(ItemsWanted) ([]*model.Item, error)
 
 	// images is how screenshots reach this terminal (app_images.go).

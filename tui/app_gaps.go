@@ -4,7 +4,8 @@ package tui
 // transcript shows a gap row (model.ItemGap) wherever items were shed;
 // scrolling to one, Enter on it, or selecting a step whose row was shed
 // reads a window of items back from the source's file
-// (AppOptions.ReadItems) and shows it with the items kept. A thread has
+// (AppOptions.ReadItems), or in a replay from the timeline
+// (replay.Timeline.Items), and shows it with the items kept. A thread has
 // one window of at most windowMax items, dropped when the thread is shed
 // again or the person goes back to live, so memory stays bounded by what
 // is shown.
@@ -51,8 +52,10 @@ const (
 // the window read back, the gap rows drawn and what is being read.
 type shedView struct {
 	// fold is the fold the window was read for: a thread that started over
-	// has another, and the window is stale.
+	// has another, and the window is stale. In a replay, pos is the
+	// player's position at the last read.
 	fold *fold.Fold
+	pos  int
 	// window is the items read back, in Seq order.
 	window []*model.Item
 	// gaps are the gap rows of the last list, by Seq, kept so that a row
@@ -76,7 +79,7 @@ type shedView struct {
 }
 
 // gapRow is a gap row: its item, and the item after it, whose Seq ends
-// the gap.
+// the gap (nil for a gap at the end, which the newest item made ends).
 type gapRow struct {
 	item  *model.Item
 	after *model.Item
@@ -91,29 +94,54 @@ type readItemsMsg struct {
 	err   error
 }
 
-// curThread is the thread on screen (nil outside the threads mode).
+// curThread is the thread on screen: of a source of threads, or the one a
+// replay plays (nil in other modes).
 func (a *App) curThread() *fold.Thread {
-	if a.mode != modeThreads || a.threads == nil {
+	switch {
+	case a.mode == modeReplay:
+		return a.replay.player.Thread()
+	case a.mode != modeThreads || a.threads == nil:
 		return nil
 	}
 	return a.threads.cur
 }
 
+// viewKey names a thread's shed view: the thread, or in a replay, whose
+// seeks give a thread a new fold each time, its source and id.
+type viewKey struct {
+	th     *fold.Thread
+	replay string
+}
+
+// viewKeyOf is th's viewKey.
+func (a *App) viewKeyOf(th *fold.Thread) viewKey {
+	if a.mode == modeReplay && th != nil {
+		return viewKey{replay: th.Source + "\x00" + th.ID}
+	}
+	return viewKey{th: th}
+}
+
 // shedViewOf is the shed view of the thread on screen, made when create
-// is set (nil otherwise when there is none or it is stale).
+// is set (nil otherwise when there is none or it is stale). A view is of
+// one fold; in a replay, a seek back to where its items were read gives
+// the thread a fold that has them as they were, so the view stays.
 func (a *App) shedViewOf(create bool) *shedView {
-	th := a.curThread()
-	v := a.shedViews[th]
+	k := a.viewKeyOf(a.curThread())
+	v := a.shedViews[k]
 	if v != nil && v.fold != a.fold {
-		delete(a.shedViews, th)
-		v = nil
+		if a.mode == modeReplay && v.pos == a.replay.player.Pos() {
+			v.fold = a.fold
+		} else {
+			delete(a.shedViews, k)
+			v = nil
+		}
 	}
 	if v == nil && create {
 		if a.shedViews == nil {
-			a.shedViews = map[*fold.Thread]*shedView{}
+			a.shedViews = map[viewKey]*shedView{}
 		}
 		v = &shedView{fold: a.fold, triedStep: -1}
-		a.shedViews[th] = v
+		a.shedViews[k] = v
 	}
 	return v
 }
@@ -121,18 +149,27 @@ func (a *App) shedViewOf(create bool) *shedView {
 // dropWindow forgets the window read back for th: it was shed again, or
 // the person went back to live.
 func (a *App) dropWindow(th *fold.Thread) {
-	if v := a.shedViews[th]; v != nil {
-		delete(a.shedViews, th)
+	k := a.viewKeyOf(th)
+	if v := a.shedViews[k]; v != nil {
+		delete(a.shedViews, k)
 		if th == a.curThread() {
 			a.refresh()
 		}
 	}
 }
 
-// itemReader is how items of the thread on screen are read back from its
-// file (nil when its source is not a file).
+// itemReader is how items of the thread on screen are read back: from its
+// file, or in a replay from the timeline's checkpoints, as they were at the
+// player's position (nil when its source is not a file).
 func (a *App) itemReader() func(ItemsWanted) ([]*model.Item, error) {
 	th := a.curThread()
+	if th != nil && a.mode == modeReplay {
+		tl, k := a.replay.player.Timeline(), a.replay.player.Pos()
+		return func(w ItemsWanted) ([]*model.Item, error) {
+			items, _, err := tl.Items(k, w.Source, w.Thread, w.From, w.To)
+			return items, err
+		}
+	}
 	if th == nil || a.opts.ReadItems == nil {
 		return nil
 	}
@@ -170,20 +207,7 @@ func (a *App) shownItems() []*model.Item {
 			return // kept as well: the item kept is the newer
 		}
 		if it.Seq > next {
-			g := v.gaps[next]
-			if g == nil {
-				// A gap row's Seq is that of an item shed, which may be read
-				// back: its versions are far above any item's, so that the
-				// transcript never takes one's rendering for the other's.
-				g = &gapRow{item: &model.Item{Seq: next, Kind: model.ItemGap, Status: model.StatusCompleted, Step: -1, Version: gapVersions}}
-			}
-			g.after = it
-			if text := a.gapText(v, next, int(it.Seq-next), !above); text != g.item.Text {
-				g.item.Text = text
-				g.item.Version++
-			}
-			gaps[next] = g
-			out = append(out, g.item)
+			out = append(out, a.gapRowAt(v, gaps, next, it, int(it.Seq-next), !above))
 		}
 		above = above || read
 		out = append(out, it)
@@ -199,8 +223,32 @@ func (a *App) shownItems() []*model.Item {
 			j++
 		}
 	}
+	if made := a.fold.ItemsMade(); next <= made {
+		// The newest items went too (a replay sheds all that is finished
+		// at its checkpoints).
+		out = append(out, a.gapRowAt(v, gaps, next, nil, int(made-next+1), !above))
+	}
 	v.gaps, v.shown = gaps, out
 	return out
+}
+
+// gapRowAt is the gap row of the n items from seq on, before the item after
+// (nil for a gap at the end), kept in gaps.
+func (a *App) gapRowAt(v *shedView, gaps map[uint64]*gapRow, seq uint64, after *model.Item, n int, top bool) *model.Item {
+	g := v.gaps[seq]
+	if g == nil {
+		// A gap row's Seq is that of an item shed, which may be read
+		// back: its versions are far above any item's, so that the
+		// transcript never takes one's rendering for the other's.
+		g = &gapRow{item: &model.Item{Seq: seq, Kind: model.ItemGap, Status: model.StatusCompleted, Step: -1, Version: gapVersions}}
+	}
+	g.after = after
+	if text := a.gapText(v, seq, n, top); text != g.item.Text {
+		g.item.Text = text
+		g.item.Version++
+	}
+	gaps[seq] = g
+	return g.item
 }
 
 // gapVersions is where the versions of gap rows start.
@@ -271,7 +319,10 @@ func (a *App) readItemsCmd() tea.Cmd {
 		// (The transcript was drawn in this frame: its rows are not those
 		// of a frame before the thread list or the zoomed panel.)
 		g := v.gaps[seq]
-		end := g.after.Seq
+		end := a.fold.ItemsMade() + 1 // a gap at the end
+		if g.after != nil {
+			end = g.after.Seq
+		}
 		want.From, want.To = seq, end
 		if below {
 			// Come to from below: the items just above those in view.
@@ -279,7 +330,7 @@ func (a *App) readItemsCmd() tea.Cmd {
 		} else {
 			want.To = min(end, seq+uint64(readWindow))
 		}
-		if want.To == end {
+		if want.To == end && g.after != nil {
 			want.AfterKind, want.AfterID = g.after.Kind, g.after.ID
 		}
 		v.readingGap = seq
@@ -288,6 +339,9 @@ func (a *App) readItemsCmd() tea.Cmd {
 	}
 	v.reading = true
 	v.gen++
+	if a.mode == modeReplay {
+		v.pos = a.replay.player.Pos()
+	}
 	a.refresh() // the gap row says it is reading
 	gen := v.gen
 	return func() tea.Msg {
@@ -299,7 +353,7 @@ func (a *App) readItemsCmd() tea.Cmd {
 // onReadItems shows the items read back in the window of their thread,
 // keeping the rows in view where they were.
 func (a *App) onReadItems(m readItemsMsg) {
-	v := a.shedViews[m.th]
+	v := a.shedViews[a.viewKeyOf(m.th)]
 	if v == nil || v.gen != m.gen || !v.reading {
 		return // dropped meanwhile
 	}

@@ -143,6 +143,7 @@ func TestReplayGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a, _, _ := newReplayTestApp(t, sz[0], sz[1])
 			a.pressAll("4", ".", "+")
+			readBackAll(t, a) // what the player shed, as the screen asks for it
 			got := a.View().Content
 			checkScreen(t, strings.Split(got, "\n"), sz[0], sz[1])
 			checkGolden(t, "app", name+".golden", got, "ReplayGolden")

@@ -55,7 +55,7 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 		// The timeline draws every step, so every skeleton stays; the
 		// tombstones of older sheds go.
 		th.Fold.Forget(math.MaxInt)
-		delete(a.shedViews, th) // what was read back is far from what is kept now
+		delete(a.shedViews, viewKey{th: th}) // what was read back is far from what is kept now
 		if th == a.threads.cur {
 			a.refresh()
 		}

@@ -166,7 +166,7 @@ func (a *App) forget(gone []*fold.Thread) {
 		delete(tv.saved, th)
 		delete(tv.rows, th)
 		delete(tv.marked, th)
-		delete(a.shedViews, th)
+		delete(a.shedViews, viewKey{th: th})
 		if th == tv.cur {
 			tv.cur, tv.lost = nil, th
 			light := a.transcript.Light()
