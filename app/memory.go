@@ -46,30 +46,27 @@ func tuneForWholeRead(src *Source) {
 }
 
 // tuneForReplay sets the garbage collector for replaying a file of size
-// bytes, whose fold, checkpoints and index stay for as long as the replay
-// runs: a limit of 1.4× the file (a whole read's is 1.3×), which follows the live
-// heap once it passes 3/4 of it, at 1.5× the live heap rather than 2×.
+// bytes, whose index, checkpoints and player's fold stay for as long as
+// the replay runs: a limit of the file's size, which follows the live heap
+// once it passes 3/4 of it, at 1.5× the live heap rather than 2×.
 //
-// A replay keeps more than a fold: on the 126 MB, 700,000-event log the
-// fold is 103 MiB, its checkpoints 26 MiB and the index 9 MiB, 141 MiB in
-// all (1.17× the file), so the limit always ends up following it. Peak
-// resident against the file, and seeks anywhere after the file is indexed
-// (200 in a row, median / 99th percentile), by how the limit follows the
-// live heap (go test ./app/ -run '^$' -bench ReplayMemory, on a quiet
-// machine):
+// The timeline and the player shed what is finished at each checkpoint
+// (replay.ShedForCheckpoint), so on the 126 MB, 700,000-event log a replay
+// keeps 53 MiB (0.42× the file; 141 MiB before they shed). The limit
+// then sets the peak. Peak resident against the file, the collector's CPU
+// time, and seeks anywhere after the file is indexed (200 in a row, median
+// / 99th percentile), by limit (go test ./app/ -run '^$' -bench
+// ReplayMemory -benchtime 3x):
 //
-//	2× the live heap      2.10–2.18×   5.0–5.7 / 22–32 ms
-//	1.5×                  1.88–1.92×   4.8–7.0 / 30–39 ms
-//	1.25× past 9/10       1.68–1.71×   8.0–12.5 / 44–48 ms
+//	1.4× the file   1.49×   0.36 s   3.5 / 12 ms
+//	1×              1.15×   0.72 s   4.0 / 16 ms
+//	0.8×            0.96×   1.39 s   5.4 / 20 ms
 //
-// With less room the collector runs during nearly every seek (a seek
-// restores a checkpoint and decodes up to 4096 events: megabytes) and
-// its 99th percentile reaches the 50 ms budget; 1.5× leaves seeks as
-// they were. The budget of 1.5× the file needs a smaller fold and
-// checkpoints, not a tighter limit.
+// The file's size keeps well within the budget of 1.5× for half a second
+// more of collecting over the whole index.
 func tuneForReplay(size int64) {
 	debug.SetGCPercent(400)
-	limit := max(wholeReadFloor, size*14/10)
+	limit := max(wholeReadFloor, size)
 	debug.SetMemoryLimit(limit)
 	go raiseLimitWhenOutgrown(limit, 0.75, 1.5)
 }
