@@ -387,15 +387,18 @@ func (a *App) onReadItems(m readItemsMsg) {
 	}
 }
 
-// mergeWindow adds items read back to a window. Items next to the window
-// join it, which then loses what lies farthest from them past windowMax
-// items; items elsewhere replace it.
+// mergeWindow adds items read back to a window. Items near the window
+// (closer than windowMax items: between them there may be items kept, such
+// as a run still open) join it, which then loses what lies farthest from
+// them past windowMax items; items far from it replace it. (Had only items
+// right next to it joined, two reads on either side of an item kept would
+// each replace the other's, and the screen read them back for ever.)
 func mergeWindow(window, items []*model.Item) []*model.Item {
 	if len(items) == 0 {
 		return window
 	}
 	lo, hi := items[0].Seq, items[len(items)-1].Seq
-	if len(window) == 0 || hi+1 < window[0].Seq || lo > window[len(window)-1].Seq+1 {
+	if len(window) == 0 || hi+windowMax < window[0].Seq || lo > window[len(window)-1].Seq+windowMax {
 		return slices.Clone(items[max(0, len(items)-windowMax):])
 	}
 	out := make([]*model.Item, 0, len(window)+len(items))

@@ -32,6 +32,8 @@ func TestMergeWindow(t *testing.T) {
 		{"below, the oldest go", [2]uint64{1001, 5001}, [2]uint64{5001, 7001}, 7001 - w, 7000, w},
 		{"overlapping", [2]uint64{1001, 3001}, [2]uint64{2001, 4001}, 1001, 4000, 3000},
 		{"far away", [2]uint64{1001, 3001}, [2]uint64{9001, 10001}, 9001, 10000, 1000},
+		{"near, below", [2]uint64{1001, 2001}, [2]uint64{2101, 3001}, 1001, 3000, 1900},
+		{"near, above", [2]uint64{5001, 7001}, [2]uint64{3001, 5000}, 3001, 7000, 3999},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var window []*model.Item
@@ -43,9 +45,12 @@ func TestMergeWindow(t *testing.T) {
 				t.Fatalf("window %d items %d–%d, want %d items %d–%d", len(got), got[0].Seq, got[len(got)-1].Seq, c.wantLen, c.first, c.last)
 			}
 			for i := 1; i < len(got); i++ {
-				if got[i].Seq != got[i-1].Seq+1 {
-					t.Fatalf("window skips from %d to %d", got[i-1].Seq, got[i].Seq)
+				if got[i].Seq <= got[i-1].Seq {
+					t.Fatalf("window goes from %d to %d", got[i-1].Seq, got[i].Seq)
 				}
+			}
+			if n, want := int(got[len(got)-1].Seq-got[0].Seq)+1-len(got), int(c.last-c.first+1)-c.wantLen; n != want {
+				t.Fatalf("window misses %d items between its ends", n)
 			}
 		})
 	}

@@ -33,6 +33,10 @@ func NewReplayApp(p *replay.Player, opts AppOptions) *App {
 	a.mode = modeReplay
 	a.replay = &replayMode{player: p}
 	a.done = true // nothing arrives but what the player plays
+	// The rows again, as a replay's: its gap rows read back from the
+	// timeline.
+	a.shedViews = nil
+	a.refresh()
 	return a
 }
 

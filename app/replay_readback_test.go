@@ -1,0 +1,105 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// A replay sheds at its checkpoints; at the end of a long log, scrolling to
+// the top reads what it shed back from the timeline, window by window,
+// until the log's first user message is on screen, and every read ends
+// (no two windows push each other out).
+func TestReplayShedThenScrollBack(t *testing.T) {
+	log := loggen.Generate(100_000, 6)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := fold.New(fold.Options{})
+	whole.Apply(recs...)
+	want := firstWords(t, whole)
+
+	l, ixr, done, err := openIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.file.Close()
+	tl, err := newTimeline(l, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := replay.NewSchedule(l, replay.ScheduleOptions{IdleCap: replay.DefaultIdleCap})
+	if !done {
+		if err := (&indexing{log: l, ixr: ixr, sched: sched, tl: tl}).run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := replay.NewPlayer(l, tl, sched, replay.PlayerOptions{})
+	if _, err := p.Seek(p.Len()); err != nil {
+		t.Fatal(err)
+	}
+	a := tui.NewReplayApp(p, tui.AppOptions{Title: "run.jsonl"})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	screen := func() string { return ansi.Strip(a.View().Content) }
+	if s := screen(); !strings.Contains(s, "earlier items not kept") || strings.Contains(s, want) {
+		t.Fatalf("at the end the replay did not shed, or shows the log's start:\n%s", s)
+	}
+	reads := 0
+	for ; reads < 40 && !strings.Contains(screen(), want); reads++ {
+		_, cmd := a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+		driveAtMost(t, a, cmd, 20)
+	}
+	s := screen()
+	if !strings.Contains(s, want) {
+		t.Fatalf("after %d reads back the first user message %q is not on screen:\n%s", reads, want, s)
+	}
+	if !regexp.MustCompile(`not kept · [0-9,]+ read`).MatchString(s) || strings.Contains(s, "▲") {
+		t.Fatalf("at the log's start: no count of items read back, or a gap row above:\n%s", s)
+	}
+	t.Logf("%d reads back to the start", reads)
+}
+
+// driveAtMost is drive, failing once more than n messages came of cmd: a
+// screen that reads items back for ever never settles.
+func driveAtMost(t *testing.T, a *tui.App, cmd tea.Cmd, n int) {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for msgs := 0; len(queue) > 0; {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, b...)
+			continue
+		}
+		if msg == nil {
+			continue
+		}
+		if msgs++; msgs > n {
+			t.Fatalf("the screen still asks for more after %d messages", n)
+		}
+		_, next := a.Update(msg)
+		queue = append(queue, next)
+	}
+}
