@@ -6,7 +6,10 @@ package transcript
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -495,15 +498,7 @@ func (t *Transcript) cardOf(i int, steps bool) card {
 	var c card
 	var last *model.Step
 	show := false
-	for j := t.replies.starts[k]; j < end; j++ {
-		si := t.stepIndex(t.items[j])
-		if si < 0 {
-			continue
-		}
-		s := t.steps[si]
-		if s == nil {
-			continue
-		}
+	add := func(si int, s *model.Step) {
 		if steps {
 			c.state.Steps = append(c.state.Steps, s)
 		}
@@ -514,7 +509,37 @@ func (t *Transcript) cardOf(i int, steps bool) card {
 			show = true
 		}
 	}
-	if !show {
+	gap := false
+	for j := t.replies.starts[k]; j < end; j++ {
+		if t.items[j].Kind == model.ItemGap {
+			gap = true
+		}
+		si := t.stepIndex(t.items[j])
+		if si < 0 || t.steps[si] == nil {
+			continue
+		}
+		add(si, t.steps[si])
+	}
+	if gap {
+		// Some of the reply's rows were shed, and the steps they showed
+		// with them: its steps are those that began between its first row
+		// and the next reply's (steps keep their skeleton when shed).
+		c, last, show = card{}, nil, false
+		lo, hi := t.items[t.replies.starts[k]].FirstSeq, uint64(math.MaxUint64)
+		if end < len(t.items) {
+			hi = t.items[end].FirstSeq
+		}
+		from, _ := slices.BinarySearchFunc(t.steps, lo, func(s *model.Step, seq uint64) int {
+			if s == nil {
+				return -1 // forgotten steps come first
+			}
+			return cmp.Compare(s.FirstSeq, seq)
+		})
+		for si := from; si < len(t.steps) && t.steps[si] != nil && t.steps[si].FirstSeq < hi; si++ {
+			add(si, t.steps[si])
+		}
+	}
+	if !show || last == nil {
 		return card{}
 	}
 	c.state.Current = c.key.n - 1

@@ -656,3 +656,39 @@ func TestTranscriptScrollTo(t *testing.T) {
 		t.Error("ScrollTo an unknown item moved the view")
 	}
 }
+
+// A reply some of whose rows were shed (a gap row among them) counts the
+// steps that began within it, shed ones too, not only the rows kept.
+func TestTranscriptCardAcrossAGap(t *testing.T) {
+	var steps []*model.Step
+	for i := range 12 {
+		steps = append(steps, &model.Step{Index: i, ToolName: "read", Category: model.CategoryRead, Location: "f.go",
+			Status: model.StatusCompleted, RunID: "r1", FirstSeq: uint64(10 + 10*i), LastSeq: uint64(15 + 10*i), Shed: i < 9})
+	}
+	steps = append(steps, &model.Step{Index: 12, ToolName: "read", Category: model.CategoryRead, Location: "g.go",
+		Status: model.StatusCompleted, RunID: "r2", FirstSeq: 500, LastSeq: 505})
+	items := []*model.Item{
+		{Seq: 1, Kind: model.ItemRun, Version: 1, ID: "r1", Status: model.StatusCompleted, FirstSeq: 1},
+		{Seq: 2, Kind: model.ItemMessage, Version: 1, Role: "user", Text: "read them", FirstSeq: 2},
+		{Seq: 3, Kind: model.ItemGap, Version: 1, Text: "⋮ 9 items not kept", Step: -1},
+	}
+	for i := 9; i < 12; i++ {
+		items = append(items, &model.Item{Seq: uint64(3 + i), Kind: model.ItemToolCall, Version: 1, Step: i, RunID: "r1", FirstSeq: steps[i].FirstSeq})
+	}
+	items = append(items,
+		&model.Item{Seq: 15, Kind: model.ItemRun, Version: 1, ID: "r2", Status: model.StatusCompleted, FirstSeq: 400},
+		&model.Item{Seq: 16, Kind: model.ItemToolCall, Version: 1, Step: 12, RunID: "r2", FirstSeq: 500})
+	tr := New()
+	tr.SetItems(items, steps)
+	rows := plainRows(allRows(tr, 80))
+	tops, _ := cardsIn(rows)
+	if len(tops) != 2 {
+		t.Fatalf("cards at %v, want two:\n%s", tops, strings.Join(rows, "\n"))
+	}
+	if !strings.Contains(rows[tops[0]+2], "12 steps") {
+		t.Errorf("the card of the reply with a gap does not count its 12 steps:\n%s", strings.Join(rows, "\n"))
+	}
+	if !strings.Contains(rows[tops[1]+2], "1 step") || strings.Contains(rows[tops[1]+2], "steps") {
+		t.Errorf("the next reply's card counts more than its one step:\n%s", strings.Join(rows, "\n"))
+	}
+}
