@@ -85,10 +85,27 @@ func ThreadsFromCheckpoint(cp *ThreadsCheckpoint, opts Options) *Threads {
 // ItemsMade is how many display items the thread id of source had made
 // when the checkpoint was taken (Fold.ItemsMade), and whether it had begun.
 func (cp *ThreadsCheckpoint) ItemsMade(source, id string) (uint64, bool) {
-	for _, c := range cp.threads {
-		if c.th.Source == source && c.th.ID == id {
-			return c.cp.st.NextItem, true
-		}
+	if c := cp.thread(source, id); c != nil {
+		return c.cp.st.NextItem, true
 	}
 	return 0, false
+}
+
+// StepsMade is how many steps the thread id of source had when the
+// checkpoint was taken (Fold.StepCount), and whether it had begun.
+func (cp *ThreadsCheckpoint) StepsMade(source, id string) (int, bool) {
+	if c := cp.thread(source, id); c != nil {
+		return c.cp.st.Display.StepBase + c.cp.lists.steps.n, true
+	}
+	return 0, false
+}
+
+// thread is the checkpoint of the thread id of source (nil for none).
+func (cp *ThreadsCheckpoint) thread(source, id string) *threadCheckpoint {
+	for i := range cp.threads {
+		if c := &cp.threads[i]; c.th.Source == source && c.th.ID == id {
+			return c
+		}
+	}
+	return nil
 }

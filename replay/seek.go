@@ -234,6 +234,26 @@ func (t *Timeline) At(k int) (*fold.Threads, error) {
 // Folding on from there to k (Records) gives those items as the fold of
 // the first k records has them.
 func (t *Timeline) Before(k int, source, id string, seq uint64) (*fold.Threads, int, error) {
+	return t.before(k, func(cp *fold.ThreadsCheckpoint) bool {
+		made, _ := cp.ItemsMade(source, id)
+		return made >= seq
+	})
+}
+
+// BeforeStep is Before for a step: a fresh set of threads restored from
+// the latest checkpoint at or before k in which the thread id of source had
+// not begun step (its index), so that the step is whole in it once it
+// comes, and how many records it holds.
+func (t *Timeline) BeforeStep(k int, source, id string, step int) (*fold.Threads, int, error) {
+	return t.before(k, func(cp *fold.ThreadsCheckpoint) bool {
+		made, _ := cp.StepsMade(source, id)
+		return made > step
+	})
+}
+
+// before returns a set restored from the checkpoint before the first at or
+// before k that too (which only ever turns true) picks, and its position.
+func (t *Timeline) before(k int, too func(*fold.ThreadsCheckpoint) bool) (*fold.Threads, int, error) {
 	t.mu.Lock()
 	if k < 0 || k > t.built {
 		n := t.built
@@ -242,12 +262,7 @@ func (t *Timeline) Before(k int, source, id string, seq uint64) (*fold.Threads, 
 	}
 	cps := t.cps[:min(k/t.every, len(t.cps)-1)+1]
 	t.mu.Unlock()
-	// Items made only grow: the first checkpoint with seq or more made
-	// is one too late.
-	c := sort.Search(len(cps), func(i int) bool {
-		made, _ := cps[i].ItemsMade(source, id)
-		return made >= seq
-	}) - 1
+	c := sort.Search(len(cps), func(i int) bool { return too(cps[i]) }) - 1
 	if c <= 0 {
 		return fold.NewThreads(t.opts), 0, nil
 	}

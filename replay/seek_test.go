@@ -454,3 +454,48 @@ func itemOf(ts *fold.Threads, th *fold.Thread, seq uint64) *model.Item {
 	}
 	return nil
 }
+
+// BeforeStep gives, for any position k and any step At(k) shed, a fold to
+// go on from that holds the step whole once the records up to k are folded
+// into it, as the fold of the first k records without shedding has it.
+func TestTimelineBeforeStep(t *testing.T) {
+	for name, recs := range seekFixtures(t) {
+		t.Run(name, func(t *testing.T) {
+			tl, err := BuildTimeline(Slice(recs), fold.Options{}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shed := 0
+			for k := 0; k <= len(recs); k += 1 + k%7 {
+				whole := foldRecs(recs[:k])
+				at, err := tl.At(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, th := range whole.List() {
+					for i := range th.Fold.StepCount() {
+						if findThread(at.List(), th.Source, th.ID).Fold.Step(i).Shed {
+							shed++
+						}
+						ts, from, err := tl.BeforeStep(k, th.Source, th.ID, i)
+						if err != nil {
+							t.Fatal(err)
+						}
+						more, err := tl.Records(from, k)
+						if err != nil {
+							t.Fatal(err)
+						}
+						ts.Apply("", more...)
+						got := findThread(ts.List(), th.Source, th.ID).Fold.Step(i)
+						if a, b := jsonOf(t, got), jsonOf(t, th.Fold.Step(i)); a != b {
+							t.Fatalf("BeforeStep(%d, %q, %d) from %d:\n got %s\nwant %s", k, th.ID, i, from, a, b)
+						}
+					}
+				}
+			}
+			if len(recs) > 50 && shed == 0 {
+				t.Log("no step was shed: nothing read back")
+			}
+		})
+	}
+}
