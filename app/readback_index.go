@@ -1,0 +1,171 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"sync"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// readIndexesKept is how many files' read-back indexes are kept at once:
+// each holds a timeline of about 0.4× its file.
+const readIndexesKept = 2
+
+// fileIndexes are the read-back indexes of the files this process read
+// shed items and steps back from, shared by every screen it shows (the
+// viewers of serve too): a file is indexed once however many read it.
+var fileIndexes readIndexes
+
+// readIndexes keep, for the files read back from most recently, a replay
+// timeline over an index of the file (readIndex).
+type readIndexes struct {
+	mu   sync.Mutex
+	kept []*readIndex // the most recently used last
+}
+
+// readIndex is a replay timeline over one file, built the first time
+// something shed is read back from it: the file indexed in one pass as a
+// replay indexes it, and folded with a checkpoint every 4096 records that
+// holds what was open then (replay.ShedForCheckpoint). A read then folds
+// on from the last checkpoint before what it wants, a few thousand records,
+// instead of the file from its start: near the end of a 126 MB log, about
+// 0.2 s instead of 3–4 s, once the index is built (about what one read
+// from the start took).
+//
+// A file that grew since is indexed again when what is wanted was not in
+// it yet; one rewritten (its first bytes, or those before where the index
+// ends, changed) or cut shorter is indexed again before any read.
+type readIndex struct {
+	mu   sync.Mutex // one read at a time, and the index built once
+	path string
+	fo   fold.Options
+	log  *indexedLog // nil until built, and after close
+	tl   *replay.Timeline
+	// end is where the index ends in the file, and head and last the
+	// file's first bytes and those before end, as they were.
+	end        int64
+	head, last []byte
+}
+
+// fingerprint is how many bytes at the start of a file, and before where
+// its index ends, tell that it is still the file indexed.
+const fingerprint = 4096
+
+// use returns path's read index, locked (the caller unlocks it), built and
+// still of the file as it is.
+func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
+	r.mu.Lock()
+	var x *readIndex
+	for i, k := range r.kept {
+		if k.path == path {
+			x = k
+			r.kept = append(r.kept[:i], r.kept[i+1:]...)
+			break
+		}
+	}
+	if x == nil {
+		x = &readIndex{path: path}
+	}
+	r.kept = append(r.kept, x)
+	var gone []*readIndex
+	if n := len(r.kept) - readIndexesKept; n > 0 {
+		gone = append(gone, r.kept[:n]...)
+		r.kept = append([]*readIndex(nil), r.kept[n:]...)
+	}
+	r.mu.Unlock()
+	for _, g := range gone {
+		go func() { // when its reads are done
+			g.mu.Lock()
+			g.close()
+			g.mu.Unlock()
+		}()
+	}
+	x.mu.Lock()
+	if x.log == nil || !maps.Equal(x.fo.ToolKinds, fo.ToolKinds) || !x.same() {
+		x.fo = fo
+		if err := x.build(); err != nil {
+			x.mu.Unlock()
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// grown reports whether the file has more than the index holds.
+func (x *readIndex) grown() bool {
+	st, err := os.Stat(x.path)
+	return err == nil && st.Size() > x.end
+}
+
+// same reports whether the file still begins as it did and holds what it
+// held up to where the index ends.
+func (x *readIndex) same() bool {
+	st, err := x.log.file.Stat()
+	if err != nil || st.Size() < x.end {
+		return false
+	}
+	if now, err := os.Stat(x.path); err != nil || !os.SameFile(st, now) {
+		return false // replaced: the path names another file now
+	}
+	head, err1 := readAt(x.log.file, 0, len(x.head))
+	last, err2 := readAt(x.log.file, x.end-int64(len(x.last)), len(x.last))
+	return err1 == nil && err2 == nil && bytes.Equal(head, x.head) && bytes.Equal(last, x.last)
+}
+
+// build indexes the file and folds its timeline, from the start.
+func (x *readIndex) build() error {
+	x.close()
+	log, ixr, done, err := openIndexed(x.path)
+	if err != nil {
+		return err
+	}
+	tl, err := newTimeline(log, x.fo)
+	for err == nil && !done {
+		var ix sources.Index
+		ix, err = ixr.Next(1 << 16)
+		done = errors.Is(err, io.EOF)
+		if err != nil && !done {
+			break
+		}
+		err = nil
+		log.set(ix)
+		_, err = tl.Extend(ix.Len())
+	}
+	if err != nil {
+		log.file.Close()
+		return fmt.Errorf("read %s: %w", x.path, err)
+	}
+	x.log, x.tl = log, tl
+	x.end = log.index().End()
+	n := int(min(x.end, fingerprint))
+	if x.head, err = readAt(log.file, 0, n); err == nil {
+		x.last, err = readAt(log.file, x.end-int64(n), n)
+	}
+	if err != nil {
+		x.close()
+		return fmt.Errorf("read %s: %w", x.path, err)
+	}
+	return nil
+}
+
+// close lets the index go and closes its file.
+func (x *readIndex) close() {
+	if x.log != nil {
+		x.log.file.Close()
+	}
+	x.log, x.tl, x.head, x.last = nil, nil, nil, nil
+}
+
+// readAt reads n bytes of f at off.
+func readAt(f *os.File, off int64, n int) ([]byte, error) {
+	b := make([]byte, n)
+	_, err := f.ReadAt(b, off)
+	return b, err
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// A file read back from is indexed once and read through its index; when
+// it grows, items only its new part has are read back too (it is indexed
+// again), and items read before it grew are still the whole fold's.
+func TestReadIndexFollowsAGrowingFile(t *testing.T) {
+	log := loggen.Generate(40_000, 3)
+	cut := bytes.LastIndexByte(log[:len(log)/2], '\n') + 1
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, log[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := fold.NewThreads(fold.Options{})
+	ts.Apply(path, recs...)
+	whole := ts.List()[0]
+	half := fold.NewThreads(fold.Options{})
+	half.Apply(path, recs[:bytes.Count(log[:cut], []byte{'\n'})]...)
+	made := half.List()[0].Fold.ItemsMade()
+
+	read := readItems(&Options{}, func(s string) string { return s })(path)
+	want := func(from, to uint64) tui.ItemsWanted {
+		return tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
+	}
+	got, err := read(want(made/2, made/2+300))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 300 {
+		t.Fatalf("read back %d items, want 300", len(got))
+	}
+	sameItems(t, got, whole.Fold)
+	built := indexOf(t, path)
+
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(log[cut:]); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got, err = read(want(made/2, made/2+300)); err != nil || len(got) != 300 {
+		t.Fatalf("after the file grew, items it had: %d, %v", len(got), err)
+	}
+	if indexOf(t, path) != built {
+		t.Error("the file was indexed again for items its index had")
+	}
+	more := whole.Fold.ItemsMade()
+	if got, err = read(want(more-400, more-100)); err != nil || len(got) != 300 {
+		t.Fatalf("items only the grown file has: %d, %v", len(got), err)
+	}
+	sameItems(t, got, whole.Fold)
+	if indexOf(t, path) == built {
+		t.Error("items only the grown file has were read without indexing it again")
+	}
+}
+
+// Only the newest readIndexesKept files keep their index; a file whose
+// index went is indexed again, and reads the same.
+func TestReadIndexesKeepTheNewest(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	var wholes []*fold.Thread
+	for i := range readIndexesKept + 1 {
+		log := loggen.Generate(6_000, int64(20+i))
+		p := filepath.Join(dir, "run"+string(rune('a'+i))+".jsonl")
+		if err := os.WriteFile(p, log, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := sources.ReadAll(bytes.NewReader(log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := fold.NewThreads(fold.Options{})
+		ts.Apply(p, recs...)
+		paths, wholes = append(paths, p), append(wholes, ts.List()[0])
+	}
+	readAll := func() {
+		for i, p := range paths {
+			got, err := readItems(&Options{}, func(s string) string { return s })(p)(tui.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
+			if err != nil || len(got) != 50 {
+				t.Fatalf("%s: %d items, %v", p, len(got), err)
+			}
+			sameItems(t, got, wholes[i].Fold)
+		}
+	}
+	readAll()
+	fileIndexes.mu.Lock()
+	var kept []string
+	for _, x := range fileIndexes.kept {
+		kept = append(kept, x.path)
+	}
+	fileIndexes.mu.Unlock()
+	if len(kept) != readIndexesKept || kept[0] == paths[0] {
+		t.Fatalf("indexes kept for %v, want the newest %d", kept, readIndexesKept)
+	}
+	readAll()
+}
+
+// indexOf is the timeline path's read index holds now.
+func indexOf(t *testing.T, path string) *replay.Timeline {
+	t.Helper()
+	x, err := fileIndexes.use(path, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.mu.Unlock()
+	return x.tl
+}
