@@ -520,9 +520,12 @@ const tailKeepBytes = 64 << 10
 // whose writer filled the file past the old offset again before the tail
 // looked, which the file's size alone cannot tell from an append.
 //
-// What is left unseen: a truncation and a refill that both happen during
-// one read system call, or new content that has, at the same place, the
-// very bytes the old had both at the file's start (tailHeadBytes) and just
+// A read that got past the mark looks at the mark again once it is done:
+// a truncation and a refill while the read ran would have given it the old
+// mark and the new content after it (a race test caught it, under load).
+//
+// What is left unseen: new content that has, at the same place, the very
+// bytes the old had both at the file's start (tailHeadBytes) and just
 // before the offset. The lines a writer adds after the tail's last read and
 // before the truncation are not seen either: they are gone from the file
 // (copytruncate copies them away, or loses them when written after its
@@ -547,7 +550,7 @@ func (t *tailer) drain() {
 		if n < k && err != nil && !errors.Is(err, io.EOF) {
 			return // not readable now: looked at again at the next wake
 		}
-		if n < k || !bytes.Equal(chunk[:k], t.mark) {
+		if n < k || !bytes.Equal(chunk[:k], t.mark) || n > k && !t.stillMarked(chunk[:k]) {
 			t.truncated()
 			continue
 		}
@@ -571,6 +574,16 @@ func (t *tailer) drain() {
 			return
 		}
 	}
+}
+
+// stillMarked reports whether the mark is still in the file, just before
+// the offset, after a read that found it there and went on past it. A
+// truncation and a refill while that read ran would have given it the old
+// mark and new bytes after it, taken for the old file's rest; the file
+// then has new bytes where the mark was. (buf is room for the mark.)
+func (t *tailer) stillMarked(buf []byte) bool {
+	n, _ := t.f.ReadAt(buf, t.off-int64(len(buf)))
+	return n == len(buf) && bytes.Equal(buf, t.mark)
 }
 
 // remember keeps the last tailMarkBytes of what was read as the mark.
