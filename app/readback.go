@@ -51,17 +51,14 @@ func (x *readIndex) step(thread string, index int, callID string, done bool) (*m
 			return nil, err
 		}
 		var found *model.Step
-		for at < k && (found == nil || done && !found.Status.Done()) {
-			j := min(k, at+readItemsBatch)
-			recs, err := x.tl.Records(at, j)
-			if err != nil {
-				return nil, err
-			}
-			ts.Apply("", recs...)
-			at = j
+		err = x.foldOn(ts, at, k, func() bool {
 			if th := threadOf(ts, thread); th != nil && index < th.Fold.StepCount() {
 				found = th.Fold.Step(index)
 			}
+			return found != nil && (!done || found.Status.Done())
+		})
+		if err != nil {
+			return nil, err
 		}
 		switch {
 		case found != nil && found.ToolCallID != callID:
@@ -179,22 +176,38 @@ func (x *readIndex) stepItem(thread string, index int) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	seq := uint64(0)
+	err = x.foldOn(ts, at, k, func() bool {
+		if th := threadOf(ts, thread); th != nil {
+			items := th.Fold.Items()
+			for i := len(items) - 1; i >= 0 && seq == 0; i-- {
+				if it := items[i]; it.Kind == model.ItemToolCall && it.Step == index {
+					seq = it.Seq
+				}
+			}
+		}
+		return seq != 0
+	})
+	if err != nil || seq != 0 {
+		return seq, err
+	}
+	return 0, fmt.Errorf("step %d of thread %s has no row in %s (it was truncated or rewritten)", index+1, thread, x.path)
+}
+
+// foldOn folds the records from at to k of the index into ts, a batch at a
+// time, until have says it has what is wanted.
+func (x *readIndex) foldOn(ts *fold.Threads, at, k int, have func() bool) error {
 	for at < k {
 		j := min(k, at+readItemsBatch)
 		recs, err := x.tl.Records(at, j)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		ts.Apply("", recs...)
 		at = j
-		if th := threadOf(ts, thread); th != nil {
-			items := th.Fold.Items()
-			for i := len(items) - 1; i >= 0; i-- {
-				if it := items[i]; it.Kind == model.ItemToolCall && it.Step == index {
-					return it.Seq, nil
-				}
-			}
+		if have() {
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("step %d of thread %s has no row in %s (it was truncated or rewritten)", index+1, thread, x.path)
+	return nil
 }
