@@ -20,11 +20,7 @@ func readBack(opts *Options, file func(source string) string) func(source, threa
 		if path == "" {
 			return nil, fmt.Errorf("%s is not a file: what was dropped is gone (--record FILE keeps a stream)", source)
 		}
-		fo, err := opts.FoldOptions()
-		if err != nil {
-			return nil, err
-		}
-		x, err := fileIndexes.use(path, fo)
+		x, err := useIndex(opts, path)
 		if err != nil {
 			return nil, err
 		}
@@ -75,6 +71,16 @@ func (x *readIndex) step(thread string, index int, callID string, done bool) (*m
 	}
 }
 
+// useIndex is path's read index, built with the fold options of opts and
+// locked: the caller unlocks it.
+func useIndex(opts *Options, path string) (*readIndex, error) {
+	fo, err := opts.FoldOptions()
+	if err != nil {
+		return nil, err
+	}
+	return fileIndexes.use(path, fo)
+}
+
 // threadOf is the thread of ts with id (nil for none).
 func threadOf(ts *fold.Threads, id string) *fold.Thread {
 	for _, th := range ts.List() {
@@ -102,11 +108,7 @@ func readItems(opts *Options, file func(source string) string) func(source strin
 			return nil
 		}
 		return func(w tui.ItemsWanted) ([]*model.Item, error) {
-			fo, err := opts.FoldOptions()
-			if err != nil {
-				return nil, err
-			}
-			x, err := fileIndexes.use(path, fo)
+			x, err := useIndex(opts, path)
 			if err != nil {
 				return nil, err
 			}

@@ -1,9 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,9 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 	"github.com/agentwatch/agentwatch/tui/computer"
 )
@@ -45,17 +40,7 @@ func drive(a *tui.App, cmd tea.Cmd) {
 // A tail of a growing file sheds what it no longer shows; going back to
 // the first step reads its content back from the file, in full.
 func TestShedThenReadBack(t *testing.T) {
-	log := loggen.Generate(100_000, 6)
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, log, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := sources.ReadAll(bytes.NewReader(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := fold.New(fold.Options{})
-	full.Apply(recs...)
+	path, recs, full := generatedLog(t, 100_000, 6)
 	first := full.Steps()[0]
 
 	ch := make(chan model.Batch, len(recs)/256+2)

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -10,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/loggen"
-	"github.com/agentwatch/agentwatch/replay"
 )
 
 // BenchmarkReplaySeek1M seeks to random positions of a 1,000,000-event log
@@ -32,21 +29,7 @@ func BenchmarkReplaySeek1M(b *testing.B) {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	log, ixr, done, err := openIndexed(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer log.file.Close()
-	tl, err := newTimeline(log, fold.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sched := replay.NewSchedule(log, replay.ScheduleOptions{IdleCap: replay.DefaultIdleCap})
-	if !done {
-		if err := (&indexing{log: log, ixr: ixr, sched: sched, tl: tl}).run(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	_, tl, _ := indexedReplay(b, path)
 	build := time.Since(start)
 	runtime.GC()
 	var after runtime.MemStats

@@ -1,10 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,10 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/replay"
-	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 )
 
@@ -24,34 +17,9 @@ import (
 // until the log's first user message is on screen, and every read ends
 // (no two windows push each other out).
 func TestReplayShedThenScrollBack(t *testing.T) {
-	log := loggen.Generate(100_000, 6)
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, log, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := sources.ReadAll(bytes.NewReader(log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole := fold.New(fold.Options{})
-	whole.Apply(recs...)
+	path, _, whole := generatedLog(t, 100_000, 6)
 	want := firstWords(t, whole)
-
-	l, ixr, done, err := openIndexed(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.file.Close()
-	tl, err := newTimeline(l, fold.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched := replay.NewSchedule(l, replay.ScheduleOptions{IdleCap: replay.DefaultIdleCap})
-	if !done {
-		if err := (&indexing{log: l, ixr: ixr, sched: sched, tl: tl}).run(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l, tl, sched := indexedReplay(t, path)
 	p := replay.NewPlayer(l, tl, sched, replay.PlayerOptions{})
 	if _, err := p.Seek(p.Len()); err != nil {
 		t.Fatal(err)
