@@ -1,6 +1,7 @@
 package app
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -16,9 +17,13 @@ import (
 // drive runs a command and every command it leads to (batches included)
 // through the App, until none is left; commands that block on the pump of
 // a closed channel end at once.
-func drive(a *tui.App, cmd tea.Cmd) {
+func drive(a *tui.App, cmd tea.Cmd) { driveUpTo(a, cmd, math.MaxInt) }
+
+// driveUpTo is drive, stopping after n messages; it reports whether it
+// stopped with more to come.
+func driveUpTo(a *tui.App, cmd tea.Cmd, n int) bool {
 	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
+	for msgs := 0; len(queue) > 0; {
 		c := queue[0]
 		queue = queue[1:]
 		if c == nil {
@@ -32,9 +37,13 @@ func drive(a *tui.App, cmd tea.Cmd) {
 		if msg == nil {
 			continue
 		}
+		if msgs++; msgs > n {
+			return true
+		}
 		_, next := a.Update(msg)
 		queue = append(queue, next)
 	}
+	return false
 }
 
 // A tail of a growing file sheds what it no longer shows; going back to
