@@ -1,6 +1,10 @@
 package fold
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/agentwatch/agentwatch/model"
+)
 
 // ThreadsCheckpoint is a Threads' state kept in memory for seeking, as
 // Checkpoint is a Fold's: ThreadsFromCheckpoint gives a set that goes on
@@ -98,6 +102,15 @@ func (cp *ThreadsCheckpoint) StepsMade(source, id string) (int, bool) {
 		return c.cp.st.Display.StepBase + c.cp.lists.steps.n, true
 	}
 	return 0, false
+}
+
+// Items are the display items the thread id of source held when the
+// checkpoint was taken, shared with it: not to be changed.
+func (cp *ThreadsCheckpoint) Items(source, id string) []*model.Item {
+	if c := cp.thread(source, id); c != nil {
+		return c.cp.lists.items.list()
+	}
+	return nil
 }
 
 // thread is the checkpoint of the thread id of source (nil for none).

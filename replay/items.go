@@ -14,9 +14,10 @@ const itemsBatch = 256
 // Items reads back the items from ≤ Seq < to of the thread id of source
 // src, for a replay at position k that shed them (ShedForCheckpoint). It
 // folds on from the checkpoint Before names, but not always up to k: it
-// stops once every item wanted is there and finished (or, for one that
-// stays open, once 2×(to−from) more have come), so that reading back costs
-// a few thousand records and holds what it reads, not the rest of the log.
+// stops once every item wanted is there and finished or held by the fold
+// At(k) (which has those open at its checkpoint), or, for one that stays
+// open, once 2×(to−from) more have come, so that reading back costs a few
+// thousand records and holds what it reads, not the rest of the log.
 // It returns the items as the fold of the first j records has them, and j
 // (≤ k): an item finished but changed after j (a run's end may touch its
 // first message) shows as it was at j, as reading back a file shows it.
@@ -30,6 +31,7 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 	if err != nil {
 		return nil, 0, err
 	}
+	held := t.held(k, src, id)
 	patience := to + 2*(to-from)
 	for at < k {
 		j := min(k, at+itemsBatch)
@@ -47,7 +49,7 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 		if n := len(items); n == 0 || items[n-1].Seq < to {
 			continue
 		}
-		if done(items, from, to) || th.Fold.ItemsMade() >= patience {
+		if done(items, from, to, held) || th.Fold.ItemsMade() >= patience {
 			break
 		}
 	}
@@ -74,12 +76,28 @@ func findThread(list []*fold.Thread, src, id string) *fold.Thread {
 	return nil
 }
 
-// done reports whether the items with from ≤ Seq < to are all finished.
-func done(items []*model.Item, from, to uint64) bool {
+// done reports whether the items with from ≤ Seq < to are all finished,
+// or held at the position read for.
+func done(items []*model.Item, from, to uint64, held map[uint64]bool) bool {
 	for _, it := range items {
-		if it.Seq >= from && it.Seq < to && !it.Status.Done() {
+		if it.Seq >= from && it.Seq < to && !it.Status.Done() && !held[it.Seq] {
 			return false
 		}
 	}
 	return true
+}
+
+// held are the items of the thread id of source that the fold At(k)
+// holds because they were open at its checkpoint, which a shed never
+// drops: a read back need not wait for them to finish (a run open to the
+// log's end would make it fold to k), since the fold it reads for has them.
+func (t *Timeline) held(k int, src, id string) map[uint64]bool {
+	t.mu.Lock()
+	cp := t.cps[min(k/t.every, len(t.cps)-1)]
+	t.mu.Unlock()
+	out := map[uint64]bool{}
+	for _, it := range cp.Items(src, id) {
+		out[it.Seq] = true
+	}
+	return out
 }
