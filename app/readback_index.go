@@ -54,6 +54,9 @@ type readIndex struct {
 	head, last []byte
 }
 
+// readIndexEvery is the checkpoint spacing of a read index.
+var readIndexEvery = 4096
+
 // fingerprint is how many bytes at the start of a file, and before where
 // its index ends, tell that it is still the file indexed.
 const fingerprint = 4096
@@ -126,7 +129,7 @@ func (x *readIndex) build() error {
 	if err != nil {
 		return err
 	}
-	tl, err := newTimeline(log, x.fo)
+	tl, err := replay.NewTimeline(log, x.fo, readIndexEvery)
 	for err == nil && !done {
 		var ix sources.Index
 		ix, err = ixr.Next(1 << 16)

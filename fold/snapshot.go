@@ -81,7 +81,8 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		}
 	}
 	clear(r.GoneCalls)
-	r.Tail = slices.DeleteFunc(r.Tail, func(id string) bool { _, ok := r.Gone[id]; return !ok })
+	// A copy: a checkpoint may share the list's array.
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { _, ok := r.Gone[id]; return !ok })
 	r.TailCalls = nil
 }
 
