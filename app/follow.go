@@ -20,6 +20,9 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 	if handled, err := reviewPrettyOTLP(opts, path); handled {
 		return err
 	}
+	if st, err := os.Stat(path); err == nil && opts.screen() && !opts.Plain {
+		tuneForScreen(st.Size())
+	}
 	batches, events := sources.TailBatches(ctx, path, sources.TailOptions{})
 	return Watch(ctx, opts, path, liveOTLP(ctx, opts, batches), tailStatuses(events))
 }

@@ -3,7 +3,6 @@ package replay
 import (
 	"testing"
 
-	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -14,60 +13,59 @@ import (
 // for one that stays open.
 func TestTimelineItems(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			tl, err := BuildTimeline(Slice(recs), fold.Options{}, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
-			shed := 0
-			for k := 0; k <= len(recs); k += 1 + k%4 {
-				whole := foldRecs(recs[:k])
-				at, err := tl.At(k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, th := range whole.List() {
-					shed += int(th.Fold.ItemsMade()) - len(findThread(at.List(), th.Source, th.ID).Fold.Items())
-					for from := uint64(1); from <= th.Fold.ItemsMade(); from += 2 {
-						to := min(from+3, th.Fold.ItemsMade()+1)
-						got, j, err := tl.Items(k, th.Source, th.ID, from, to)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if j > k || j < 0 {
-							t.Fatalf("Items(%d, …) stopped at %d", k, j)
-						}
-						then := findThread(foldRecs(recs[:j]).List(), th.Source, th.ID)
-						var want []*model.Item
-						stillOpen := false
-						for _, it := range then.Fold.Items() {
-							if it.Seq >= from && it.Seq < to {
-								want = append(want, it)
-								// (An item At(k) holds need not be waited for.)
-								stillOpen = stillOpen || !it.Status.Done() && itemOf(at, th, it.Seq) == nil
+		for _, mode := range timelineModes {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				tl := modeTimeline(t, recs, 3, mode)
+				shed := 0
+				for k := 0; k <= len(recs); k += 1 + k%4 {
+					whole := foldRecs(recs[:k])
+					at, err := tl.At(k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, th := range whole.List() {
+						shed += int(th.Fold.ItemsMade()) - len(findThread(at.List(), th.Source, th.ID).Fold.Items())
+						for from := uint64(1); from <= th.Fold.ItemsMade(); from += 2 {
+							to := min(from+3, th.Fold.ItemsMade()+1)
+							got, j, err := tl.Items(k, th.Source, th.ID, from, to)
+							if err != nil {
+								t.Fatal(err)
 							}
-						}
-						if j < k && then.Fold.ItemsMade() < to {
-							t.Fatalf("Items(%d, %q, %d, %d) stopped at %d, before the items wanted were there", k, th.ID, from, to, j)
-						}
-						if j < k && stillOpen && then.Fold.ItemsMade() < to+2*(to-from) {
-							t.Fatalf("Items(%d, %q, %d, %d) stopped at %d with an item open", k, th.ID, from, to, j)
-						}
-						if a, b := jsonOf(t, got), jsonOf(t, want); a != b {
-							t.Fatalf("Items(%d, %q, %d, %d):\n got %s\nwant %s", k, th.ID, from, to, a, b)
+							if j > k || j < 0 {
+								t.Fatalf("Items(%d, …) stopped at %d", k, j)
+							}
+							then := findThread(foldRecs(recs[:j]).List(), th.Source, th.ID)
+							var want []*model.Item
+							stillOpen := false
+							for _, it := range then.Fold.Items() {
+								if it.Seq >= from && it.Seq < to {
+									want = append(want, it)
+									// (An item At(k) holds need not be waited for.)
+									stillOpen = stillOpen || !it.Status.Done() && itemOf(at, th, it.Seq) == nil
+								}
+							}
+							if j < k && then.Fold.ItemsMade() < to {
+								t.Fatalf("Items(%d, %q, %d, %d) stopped at %d, before the items wanted were there", k, th.ID, from, to, j)
+							}
+							if j < k && stillOpen && then.Fold.ItemsMade() < to+2*(to-from) {
+								t.Fatalf("Items(%d, %q, %d, %d) stopped at %d with an item open", k, th.ID, from, to, j)
+							}
+							if a, b := jsonOf(t, got), jsonOf(t, want); a != b {
+								t.Fatalf("Items(%d, %q, %d, %d):\n got %s\nwant %s", k, th.ID, from, to, a, b)
+							}
 						}
 					}
 				}
-			}
-			if len(recs) > 20 && shed == 0 {
-				t.Fatal("nothing was shed: the test reads nothing back")
-			}
-			if _, _, err := tl.Items(len(recs), "", "", 3, 3); err == nil {
-				t.Fatal("an empty range: want an error")
-			}
-			if _, _, err := tl.Items(len(recs), "", "no such thread", 1, 2); err == nil {
-				t.Fatal("a thread the log does not have: want an error")
-			}
-		})
+				if len(recs) > 20 && shed == 0 {
+					t.Fatal("nothing was shed: the test reads nothing back")
+				}
+				if _, _, err := tl.Items(len(recs), "", "", 3, 3); err == nil {
+					t.Fatal("an empty range: want an error")
+				}
+				if _, _, err := tl.Items(len(recs), "", "no such thread", 1, 2); err == nil {
+					t.Fatal("a thread the log does not have: want an error")
+				}
+			})
+		}
 	}
 }

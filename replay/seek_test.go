@@ -400,43 +400,42 @@ func TestTimelineMarkers(t *testing.T) {
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBefore(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			tl, err := BuildTimeline(Slice(recs), fold.Options{}, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
-			read := 0
-			for k := 0; k <= len(recs); k += 1 + k%5 {
-				whole := foldRecs(recs[:k])
-				for _, th := range whole.List() {
-					for seq := uint64(1); seq <= th.Fold.ItemsMade(); seq++ {
-						ts, at, err := tl.Before(k, th.Source, th.ID, seq)
-						if err != nil {
-							t.Fatal(err)
-						}
-						more, err := tl.Records(at, k)
-						if err != nil {
-							t.Fatal(err)
-						}
-						ts.Apply("", more...)
-						got := itemOf(ts, th, seq)
-						want := itemOf(whole, th, seq)
-						if (got == nil) != (want == nil) || got != nil && jsonOf(t, got) != jsonOf(t, want) {
-							t.Fatalf("Before(%d, %q, %d) from %d: item %v, want %v", k, th.ID, seq, at, got, want)
-						}
-						if got != nil && at > 0 {
-							read++
+		for _, mode := range timelineModes {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				tl := modeTimeline(t, recs, 3, mode)
+				read := 0
+				for k := 0; k <= len(recs); k += 1 + k%5 {
+					whole := foldRecs(recs[:k])
+					for _, th := range whole.List() {
+						for seq := uint64(1); seq <= th.Fold.ItemsMade(); seq++ {
+							ts, at, err := tl.Before(k, th.Source, th.ID, seq)
+							if err != nil {
+								t.Fatal(err)
+							}
+							more, err := tl.Records(at, k)
+							if err != nil {
+								t.Fatal(err)
+							}
+							ts.Apply("", more...)
+							got := itemOf(ts, th, seq)
+							want := itemOf(whole, th, seq)
+							if (got == nil) != (want == nil) || got != nil && jsonOf(t, got) != jsonOf(t, want) {
+								t.Fatalf("Before(%d, %q, %d) from %d: item %v, want %v", k, th.ID, seq, at, got, want)
+							}
+							if got != nil && at > 0 {
+								read++
+							}
 						}
 					}
 				}
-			}
-			if _, _, err := tl.Before(len(recs)+1, "", "", 1); err == nil {
-				t.Fatal("Before past the end: want an error")
-			}
-			if len(recs) > 20 && read == 0 {
-				t.Fatal("every item was read from the start: no checkpoint was used")
-			}
-		})
+				if _, _, err := tl.Before(len(recs)+1, "", "", 1); err == nil {
+					t.Fatal("Before past the end: want an error")
+				}
+				if len(recs) > 20 && read == 0 {
+					t.Fatal("every item was read from the start: no checkpoint was used")
+				}
+			})
+		}
 	}
 }
 
@@ -460,42 +459,62 @@ func itemOf(ts *fold.Threads, th *fold.Thread, seq uint64) *model.Item {
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBeforeStep(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		t.Run(name, func(t *testing.T) {
-			tl, err := BuildTimeline(Slice(recs), fold.Options{}, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
-			shed := 0
-			for k := 0; k <= len(recs); k += 1 + k%7 {
-				whole := foldRecs(recs[:k])
-				at, err := tl.At(k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, th := range whole.List() {
-					for i := range th.Fold.StepCount() {
-						if findThread(at.List(), th.Source, th.ID).Fold.Step(i).Shed {
-							shed++
-						}
-						ts, from, err := tl.BeforeStep(k, th.Source, th.ID, i)
-						if err != nil {
-							t.Fatal(err)
-						}
-						more, err := tl.Records(from, k)
-						if err != nil {
-							t.Fatal(err)
-						}
-						ts.Apply("", more...)
-						got := findThread(ts.List(), th.Source, th.ID).Fold.Step(i)
-						if a, b := jsonOf(t, got), jsonOf(t, th.Fold.Step(i)); a != b {
-							t.Fatalf("BeforeStep(%d, %q, %d) from %d:\n got %s\nwant %s", k, th.ID, i, from, a, b)
+		for _, mode := range timelineModes {
+			t.Run(name+"/"+mode, func(t *testing.T) {
+				tl := modeTimeline(t, recs, 3, mode)
+				shed := 0
+				for k := 0; k <= len(recs); k += 1 + k%7 {
+					whole := foldRecs(recs[:k])
+					at, err := tl.At(k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, th := range whole.List() {
+						for i := range th.Fold.StepCount() {
+							// (Shed, or forgotten by a read-back timeline.)
+							if s := findThread(at.List(), th.Source, th.ID).Fold.Step(i); s == nil || s.Shed {
+								shed++
+							}
+							ts, from, err := tl.BeforeStep(k, th.Source, th.ID, i)
+							if err != nil {
+								t.Fatal(err)
+							}
+							more, err := tl.Records(from, k)
+							if err != nil {
+								t.Fatal(err)
+							}
+							ts.Apply("", more...)
+							got := findThread(ts.List(), th.Source, th.ID).Fold.Step(i)
+							if a, b := jsonOf(t, got), jsonOf(t, th.Fold.Step(i)); a != b {
+								t.Fatalf("BeforeStep(%d, %q, %d) from %d:\n got %s\nwant %s", k, th.ID, i, from, a, b)
+							}
 						}
 					}
 				}
-			}
-			if len(recs) > 50 && shed == 0 {
-				t.Log("no step was shed: nothing read back")
-			}
-		})
+				if len(recs) > 50 && shed == 0 {
+					t.Log("no step was shed: nothing read back")
+				}
+			})
+		}
 	}
+}
+
+// timelineModes are the ways a timeline sheds: for a replay, and for
+// reading back only (ReadBackOnly).
+var timelineModes = []string{"replay", "read-back"}
+
+// modeTimeline builds a timeline over recs that sheds as mode says.
+func modeTimeline(t *testing.T, recs []model.Record, every int, mode string) *Timeline {
+	t.Helper()
+	tl, err := NewTimeline(Slice(recs), fold.Options{}, every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mode == "read-back" {
+		tl.ReadBackOnly()
+	}
+	if _, err := tl.Extend(len(recs)); err != nil {
+		t.Fatal(err)
+	}
+	return tl
 }
