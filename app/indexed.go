@@ -138,9 +138,11 @@ const checkpointBudget = 256
 // records that it holds about checkpointBudget checkpoints.
 //
 // A checkpoint costs pointer lists as long as the fold's. Heap kept after
-// building the timeline of the 126 MB, 700,000-event loggen log: 273 MB
-// every 4096 records (171 checkpoints), 189 MB every 16384 (43), 167 MB
-// every 65536 (11). But a seek folds up to a spacing forward, and on the
+// building the timeline of the 126 MB, 700,000-event loggen log, before
+// the timeline shed at its checkpoints (it keeps less now, see
+// replay.DefaultCheckpointEvery): 273 MB every 4096 records (171
+// checkpoints), 189 MB every 16384 (43), 167 MB every 65536 (11). But a
+// seek folds up to a spacing forward, and on the
 // 1,000,000-event log (go test ./app/ -bench ReplaySeek1M) a spacing of
 // 7,800 (128 checkpoints) put the 99th percentile seek at 79 ms against
 // 41 ms at 4096: over the 50 ms budget. So the default spacing holds up
