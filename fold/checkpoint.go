@@ -125,7 +125,7 @@ func (st *state) independent() state {
 	n.Reduce = reduceState{
 		State:             st.Reduce.State, // shared: a patch copies what a checkpoint shares before changing it
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
-		Answered:          maps.Clone(st.Reduce.Answered),
+		Answered:          st.Reduce.Answered.share(),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
 		Gone:              maps.Clone(st.Reduce.Gone),
 		GoneCalls:         maps.Clone(st.Reduce.GoneCalls),

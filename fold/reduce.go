@@ -17,7 +17,7 @@ type reduceState struct {
 	// copy-on-write (see stateDelta).
 	State             statedoc.Doc     `json:"state"`
 	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
-	Answered          map[string]bool  `json:"answered,omitempty"`
+	Answered          idSet            `json:"answered,omitempty"`
 	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
 	// Gone are the messages Shed dropped, by id; GoneCalls the tool calls
 	// they held. The reference still has them: an event that names one
@@ -248,7 +248,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		r.activityDelta(e, warn)
 	case *agui.RunStarted:
 		r.RunToolCalls, r.runCalls = nil, nil
-		r.Answered = nil
+		r.Answered = idSet{}
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
@@ -296,7 +296,7 @@ func (r *reduceState) pendingToolCalls(e *agui.RunFinished) []string {
 	}
 	var out []string
 	for _, id := range r.RunToolCalls {
-		if !r.Answered[id] {
+		if !r.Answered.has(id) {
 			out = append(out, id)
 		}
 	}
@@ -439,10 +439,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 }
 
 func (r *reduceState) toolResult(e *agui.ToolCallResult) {
-	if r.Answered == nil {
-		r.Answered = map[string]bool{}
-	}
-	r.Answered[e.ToolCallID] = true
+	r.Answered.add(e.ToolCallID)
 	role := e.Role
 	if role == "" {
 		role = agui.RoleTool
