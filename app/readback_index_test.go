@@ -75,22 +75,11 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 // Only the newest readIndexesKept files keep their index; a file whose
 // index went is indexed again, and reads the same.
 func TestReadIndexesKeepTheNewest(t *testing.T) {
-	dir := t.TempDir()
 	var paths []string
 	var wholes []*fold.Thread
 	for i := range readIndexesKept + 1 {
-		log := loggen.Generate(6_000, int64(20+i))
-		p := filepath.Join(dir, "run"+string(rune('a'+i))+".jsonl")
-		if err := os.WriteFile(p, log, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		recs, err := sources.ReadAll(bytes.NewReader(log))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := fold.NewThreads(fold.Options{})
-		ts.Apply(p, recs...)
-		paths, wholes = append(paths, p), append(wholes, ts.List()[0])
+		p, whole := readItemsLog(t, 6_000, int64(20+i))
+		paths, wholes = append(paths, p), append(wholes, whole)
 	}
 	readAll := func() {
 		for i, p := range paths {

@@ -16,11 +16,11 @@ import (
 	"github.com/agentwatch/agentwatch/tui"
 )
 
-// readItemsLog writes a generated log and folds it whole, without
-// shedding: the fold the items read back are held to.
-func readItemsLog(t *testing.T, events int) (path string, th *fold.Thread) {
+// readItemsLog writes a generated log (of seed) and folds it whole,
+// without shedding: the fold the items read back are held to.
+func readItemsLog(t *testing.T, events int, seed int64) (path string, th *fold.Thread) {
 	t.Helper()
-	log := loggen.Generate(events, 11)
+	log := loggen.Generate(events, seed)
 	path = filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, log, 0o644); err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func untouched(it *model.Item) model.Item {
 // Items read back from a file, by Seq or around a step, are the items of
 // a fold of the whole file that never shed: same items, same numbers.
 func TestReadItemsMatchesWholeFold(t *testing.T) {
-	path, th := readItemsLog(t, 120_000)
+	path, th := readItemsLog(t, 120_000, 11)
 	whole := th.Fold
 	items := whole.Items()
 	if len(items) < 8000 {
@@ -175,7 +175,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 // A step read back from a file, by a fold that sheds as it goes, is the
 // step of a fold of the whole file that never shed.
 func TestReadBackMatchesWholeFold(t *testing.T) {
-	path, th := readItemsLog(t, 120_000)
+	path, th := readItemsLog(t, 120_000, 11)
 	steps := th.Fold.Steps()
 	read := readBack(&Options{}, func(s string) string { return s })
 	for _, i := range []int{0, 1, len(steps) / 3, len(steps) / 2, len(steps) - 1} {
