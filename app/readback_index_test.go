@@ -113,3 +113,54 @@ func indexOf(t *testing.T, path string) *replay.Timeline {
 	defer x.mu.Unlock()
 	return x.tl
 }
+
+// A log with unreadable lines among its events, terminal escapes in an
+// agent's text and a last line cut short reads back what the whole fold
+// has, the unreadable lines' problem rows included, with no error; the
+// text read back is the agent's as it was (the transcript makes it safe,
+// as it does for what it kept).
+func TestReadIndexBadInput(t *testing.T) {
+	good := loggen.Generate(8_000, 5)
+	lines := bytes.SplitAfter(good, []byte("\n"))
+	var log []byte
+	for i, l := range lines {
+		log = append(log, l...)
+		switch i {
+		case 100:
+			log = append(log, "{not json\n"...)
+		case 200:
+			log = append(log, "\x00\x01\x02 binary junk\n"...)
+		case 300:
+			log = append(log, `{"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"\u001b]52;c;aGk=\u0007\u001b[2J"}`+"\n"...)
+		}
+	}
+	log = append(log, `{"type":"TEXT_MESSAGE_CONT`...) // a line still being written
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(log[:bytes.LastIndexByte(log, '\n')+1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := fold.NewThreads(fold.Options{})
+	ts.Apply(path, recs...)
+	whole := ts.List()[0]
+	if len(whole.Fold.Diagnostics()) == 0 {
+		t.Fatal("the bad lines made no problem: the test tests nothing")
+	}
+	read := readItems(&Options{}, func(s string) string { return s })(path)
+	for from := uint64(1); from < whole.Fold.ItemsMade(); from += 400 {
+		to := min(from+400, whole.Fold.ItemsMade())
+		got, err := read(tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 400, From: from, To: to})
+		if err != nil {
+			t.Fatalf("items %d–%d: %v", from, to, err)
+		}
+		sameItems(t, got, whole.Fold)
+	}
+	// A step back, too.
+	s, err := readBack(&Options{}, func(s string) string { return s })(path, whole.ID, 3, whole.Fold.Steps()[3].ToolCallID)
+	if err != nil || s.ToolCallID != whole.Fold.Steps()[3].ToolCallID {
+		t.Fatalf("step 4 read back: %v, %v", s, err)
+	}
+}
