@@ -56,6 +56,9 @@ func tailStatus(ev sources.TailEvent) string {
 // is appended to them, each file's threads apart; files created meanwhile
 // join, and the title bar counts the logs followed.
 func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
+	if opts.screen() && !opts.Plain {
+		tuneForScreen(folderSize(pattern))
+	}
 	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: followedWhole})
 	return watch(ctx, opts, pattern, liveOTLP(ctx, opts, batches), folderStatus(events), true)
 }
@@ -109,4 +112,20 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 		}
 	}()
 	return status
+}
+
+// folderSize is how many bytes the files of a folder (or matching a glob)
+// hold now.
+func folderSize(pattern string) int64 {
+	if st, err := os.Stat(pattern); err == nil && st.IsDir() {
+		pattern = filepath.Join(pattern, "*")
+	}
+	paths, _ := filepath.Glob(pattern)
+	var n int64
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			n += st.Size()
+		}
+	}
+	return n
 }
