@@ -73,8 +73,11 @@ const tailBatchEvery = 16 * time.Millisecond
 
 // tailDrainStep is how much of a file one look at it reads before its
 // records so far are sent: the first screen of a 100 MB log comes after
-// 4 MiB of it, not after all of it.
-const tailDrainStep = 4 << 20
+// 1 MiB of it, not after all of it. It also bounds what a fast reader holds
+// ahead of a slower fold: the next step is read only once this one is
+// taken, so the records in flight are a step or two of the file, decoded
+// (4 MiB steps made `tail --plain` hold 110–150 MB where it holds 60).
+const tailDrainStep = 1 << 20
 
 // tailHeadBytes is how much of a file's start is remembered to notice a rewrite
 // that did not make the file shorter than what was read.

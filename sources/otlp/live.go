@@ -24,7 +24,9 @@ import (
 // closes, the runs of each OTLP source still open end (its telemetry has
 // nothing more to say) and the returned channel closes.
 func Live(ctx context.Context, in <-chan model.Batch, opts otel.Options) <-chan model.Batch {
-	out := make(chan model.Batch, max(cap(in), 16))
+	// As much room as in has, no more: a file read faster than it is
+	// folded waits in the reader, not decoded in this channel.
+	out := make(chan model.Batch, cap(in))
 	go func() {
 		defer close(out)
 		send := func(b model.Batch) bool {
