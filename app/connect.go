@@ -27,7 +27,7 @@ func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectO
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
 	status <- "● LIVE"
-	recs := make(chan model.Batch, 64)
+	recs := make(chan model.Batch, streamRoom)
 	ended := make(chan error, 1)
 	go func() {
 		defer close(recs)

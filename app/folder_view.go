@@ -19,7 +19,7 @@ func viewFolder(opts *Options, src *Source) error {
 	}
 	members, skipped := src.Members()
 	NoteSkipped(opts.Stderr, skipped)
-	batches := make(chan model.Batch, 64)
+	batches := make(chan model.Batch, streamRoom)
 	errs := make(chan error, 1)
 	go func() {
 		defer close(batches)

@@ -88,7 +88,7 @@ func connected(ctx context.Context, url string, r *sources.Reader, closeBody fun
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
 	status <- "● LIVE"
-	out := make(chan model.Batch, 64)
+	out := make(chan model.Batch, streamRoom)
 	go func() {
 		defer closeBody()
 		defer close(out)

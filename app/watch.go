@@ -86,7 +86,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 // silently cut is worse than no watch at all. recorded waits for the tee
 // to end, closes rec and returns the first error it met.
 func recordTee(ctx context.Context, stop context.CancelFunc, rec *sources.Recorder, src <-chan model.Batch) (<-chan model.Batch, func() error) {
-	out := make(chan model.Batch, 64)
+	out := make(chan model.Batch, cap(src))
 	done := make(chan error, 1)
 	go func() {
 		defer close(out)
@@ -188,7 +188,7 @@ func oneSource(ctx context.Context, name string, recs <-chan []model.Record) <-c
 // that nothing more will come.
 func oneStream(ctx context.Context, name string, recs <-chan []model.Record) (<-chan model.Batch, <-chan string) {
 	status := make(chan string, 1)
-	out := make(chan model.Batch, max(cap(recs), 64))
+	out := make(chan model.Batch, streamRoom)
 	go func() {
 		defer close(out)
 		defer close(status)
