@@ -71,4 +71,12 @@ type Batch struct {
 	// records, in bytes, and how big it is (both 0 when not known): a
 	// view shows its progress through a big file.
 	Read, Size int64
+	// End is, for a file source, the byte offset just past the last of
+	// these records, where reading would take up after them: the file's
+	// bytes before End hold exactly its records (since the last Restart)
+	// up to this batch's last, and a later run that restores what was
+	// folded of them may go on reading there. 0 when not known: a batch
+	// without records, a source that is not a file, or a last record that
+	// stands for a line over the size limit whose end is not read yet.
+	End int64
 }

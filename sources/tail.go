@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -63,6 +64,52 @@ type TailOptions struct {
 	// as FollowFolder does; a send should not block (a channel with a
 	// buffer of one, sent to with select/default, merges bursts).
 	Wake <-chan struct{}
+	// From, when set, takes the file up where an earlier tail left it:
+	// records are numbered from From.Seq+1, and when the file is JSON
+	// Lines and still holds what From says was read, reading goes on at
+	// From.Offset. Otherwise the file is read from its top, after a
+	// restart (an empty batch with Restart set, and TailTruncated), so a
+	// reader drops what it restored. FollowFolder's tails take up nothing.
+	From *TailStart
+}
+
+// TailStart is where a tail takes up a file an earlier tail read: a later
+// run that restores what it folded of a big log goes on reading after it
+// instead of reading the log again. TailStartAt makes one.
+type TailStart struct {
+	Offset int64  // the file's bytes [0, Offset) were read and folded before; reading goes on from Offset
+	Seq    uint64 // the records before Offset were numbered up to Seq; the next is Seq+1
+	Head   []byte // the file's first bytes as they were then (as many as the tail keeps to tell a rewrite, tailHeadBytes)
+	Mark   []byte // the bytes just before Offset as they were then (tailMarkBytes of them, fewer near the start)
+}
+
+// TailStartAt is the TailStart for going on in path at offset, the End of
+// the last batch a reader folded, whose last record was numbered seq: it
+// reads the file's head and the bytes before offset (two small reads), for
+// the reader to save with what it folded. It fails when the file cannot be
+// read there, or is shorter than offset.
+func TailStartAt(path string, offset int64, seq uint64) (TailStart, error) {
+	if offset <= 0 {
+		return TailStart{}, fmt.Errorf("tail start %s: offset %d is not past a record", path, offset)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return TailStart{}, fmt.Errorf("tail start %s: %w", path, err)
+	}
+	defer f.Close()
+	s := TailStart{Offset: offset, Seq: seq,
+		Head: make([]byte, min(offset, tailHeadBytes)),
+		Mark: make([]byte, min(offset, tailMarkBytes))}
+	if _, err = f.ReadAt(s.Head, 0); err == nil {
+		_, err = f.ReadAt(s.Mark, offset-int64(len(s.Mark)))
+	}
+	if errors.Is(err, io.EOF) {
+		return TailStart{}, fmt.Errorf("tail start %s: the file is shorter than offset %d", path, offset)
+	}
+	if err != nil {
+		return TailStart{}, fmt.Errorf("tail start %s: %w", path, err)
+	}
+	return s, nil
 }
 
 // tailNotify turns fsnotify on; tests turn it off to try the poll alone.
@@ -112,10 +159,11 @@ const tailMarkBytes = 64
 // truncation is lost, as with copytruncate it must be (drain says what
 // stays unseen).
 //
-// Records are numbered from 1 across the whole tail (Seq never reused, also
-// after a restart) and sent on the returned channel in batches (whatever is
-// ready, at most one batch per 16 ms); status changes go to the events
-// channel. Cancel ctx to stop; the channels close.
+// Records are numbered from 1 (from opts.From.Seq+1) across the whole
+// tail (Seq never reused, also after a restart) and sent on the returned
+// channel in batches (whatever is ready, at most one batch per 16 ms);
+// status changes go to the events channel. Cancel ctx to stop; the
+// channels close.
 //
 // The file may be JSON Lines, SSE text or a JSON array still being written
 // (an {"events":[…]} object is read as JSON Lines, that is not followed).
@@ -146,7 +194,7 @@ func TailBatches(ctx context.Context, path string, opts TailOptions) (<-chan mod
 		defer close(events)
 		runTail(ctx, t, out, events,
 			func(recs []model.Record, restart bool, p tailProgress) model.Batch {
-				return model.Batch{Source: path, Records: recs, Restart: restart, Read: p.read, Size: p.size}
+				return model.Batch{Source: path, Records: recs, Restart: restart, Read: p.read, Size: p.size, End: p.end}
 			},
 			func(e TailEvent) TailEvent { return e }, true)
 	}()
@@ -164,7 +212,12 @@ func newTailer(path string, opts TailOptions) *tailer {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	return &tailer{path: path, opts: opts, quiet: tailLetGo}
+	t := &tailer{path: path, opts: opts, quiet: tailLetGo}
+	if opts.From != nil {
+		from := *opts.From
+		t.from, t.seq = &from, from.Seq
+	}
+	return t
 }
 
 type tailFormat int
@@ -215,15 +268,22 @@ type tailer struct {
 
 	seq     uint64
 	pending []model.Record
+	// end is the offset just past the last record made (0 when its end
+	// is not read yet): the End of a batch that ends with it.
+	end int64
+	// from is where the first file opened is taken up (opts.From), until
+	// it is opened.
+	from *TailStart
 	// ready are batches cut off by a restart, to send before pending: the
 	// records read before it, then an empty batch that marks the restart.
 	ready []tailBatch
 	evq   []TailEvent
 }
 
-// tailProgress is how far a tail has read its file: bytes read, and the
-// file's size when last looked at.
-type tailProgress struct{ read, size int64 }
+// tailProgress is how far a tail has read its file: bytes read, the
+// file's size when last looked at, and the offset just past the batch's
+// last record (0 when not known).
+type tailProgress struct{ read, size, end int64 }
 
 func (t *tailer) progress() tailProgress {
 	return tailProgress{read: t.off, size: max(t.size, t.off)}
@@ -234,13 +294,14 @@ func (t *tailer) progress() tailProgress {
 type tailBatch struct {
 	recs    []model.Record
 	restart bool
+	end     int64 // the offset just past the last of recs (tailer.end)
 }
 
 // startOver cuts the batch at a restart of the file: what was read before
 // goes first, then the restart, then what the new content brings.
 func (t *tailer) startOver() {
 	if len(t.pending) > 0 {
-		t.ready = append(t.ready, tailBatch{recs: t.pending})
+		t.ready = append(t.ready, tailBatch{recs: t.pending, end: t.end})
 		t.pending = nil
 	}
 	t.ready = append(t.ready, tailBatch{restart: true})
@@ -300,10 +361,13 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 			sendOut, b = out, batch(nil, true, t.progress())
 		case fromReady || len(t.pending) > 0:
 			if wait := tailBatchEvery - time.Since(last); wait <= 0 {
+				p := t.progress()
 				if fromReady {
-					sendOut, b = out, batch(t.ready[0].recs, t.ready[0].restart, t.progress())
+					p.end = t.ready[0].end
+					sendOut, b = out, batch(t.ready[0].recs, t.ready[0].restart, p)
 				} else {
-					sendOut, b = out, batch(t.pending, false, t.progress())
+					p.end = t.end
+					sendOut, b = out, batch(t.pending, false, p)
 				}
 			} else if !flushArmed {
 				flush.Reset(wait)
@@ -468,7 +532,62 @@ func (t *tailer) open(rotated bool) {
 		t.event(TailFollowing)
 	}
 	t.waiting, t.gone = false, false
+	if from := t.from; from != nil {
+		t.from = nil
+		if !t.takeUp(*from) {
+			// What the reader restored is not this file's start: it drops it.
+			t.startOver()
+			t.event(TailTruncated)
+		}
+	}
 	t.drain()
+}
+
+// takeUp sets the tail as if it had read its file up to s.Offset, when the
+// file is JSON Lines and still starts with s.Head; it tells whether it did.
+// The mark is looked at by the first drain, as every read looks at it: a
+// file that no longer has it before s.Offset, now or by then, is read
+// again from its top after a restart. Only JSON Lines is taken up (an SSE
+// frame's or an array's state at the offset is not in s), and only at a
+// line's start: the mark must end with a newline.
+func (t *tailer) takeUp(s TailStart) bool {
+	if s.Offset <= 0 || s.Offset > t.size ||
+		len(s.Head) != int(min(s.Offset, tailHeadBytes)) ||
+		len(s.Mark) != int(min(s.Offset, tailMarkBytes)) ||
+		s.Mark[len(s.Mark)-1] != '\n' || !linesHead(s.Head) || !t.holds(s.Head, 0) {
+		return false
+	}
+	t.off, t.base = s.Offset, s.Offset
+	t.head = append(t.head[:0], s.Head...)
+	t.mark = append(t.mark[:0], s.Mark...)
+	t.format = tailLines
+	return true
+}
+
+// linesHead tells whether head, a file's first bytes, make it JSON Lines
+// as detect tells it: after a BOM and white space, no '[' and no SSE field
+// at the start of the first line. It says no when head is too short to tell.
+func linesHead(head []byte) bool {
+	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	if len(b) == 0 || b[0] == '[' {
+		return false
+	}
+	if len(b) < len("retry:") && bytes.IndexByte(b, '\n') < 0 {
+		return false // the longest SSE field could still be there
+	}
+	for _, f := range sseFields {
+		if bytes.HasPrefix(b, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// holds tells whether the file has the bytes b at offset at.
+func (t *tailer) holds(b []byte, at int64) bool {
+	got := make([]byte, len(b))
+	n, _ := t.f.ReadAt(got, at)
+	return n == len(b) && bytes.Equal(got, b)
 }
 
 // finish closes the current file, turning anything left over into a record.
@@ -491,12 +610,7 @@ func (t *tailer) restart() {
 
 // rewritten tells whether the file's first bytes are no longer those read.
 func (t *tailer) rewritten() bool {
-	if len(t.head) == 0 {
-		return false
-	}
-	b := make([]byte, len(t.head))
-	n, _ := t.f.ReadAt(b, 0)
-	return !bytes.Equal(b[:n], t.head[:n]) || n < len(t.head)
+	return len(t.head) > 0 && !t.holds(t.head, 0)
 }
 
 // tailChunks lends the 64 KiB read buffer to a drain. A tail is idle nearly
@@ -678,6 +792,7 @@ func (t *tailer) parseLines() {
 			}
 			if int64(len(t.buf)-i) > t.opts.MaxEventBytes+16 {
 				t.bad("line longer than the event size limit", t.base+int64(i))
+				t.end = 0 // known once the line's end is read
 				t.skip = true
 				i = len(t.buf)
 			}
@@ -685,6 +800,7 @@ func (t *tailer) parseLines() {
 		}
 		ln := bytes.TrimRight(t.buf[i:i+nl], "\r")
 		at := t.base + int64(i)
+		seq, skipped := t.seq, t.skip
 		if t.skip {
 			t.skip = false // the rest of an oversized line
 		} else if t.format == tailSSE {
@@ -693,6 +809,12 @@ func (t *tailer) parseLines() {
 			t.value(bytes.TrimSpace(ln), at)
 		}
 		i += nl + 1
+		if t.seq != seq || skipped {
+			// A record ends with its line (an SSE record with its frame's
+			// blank line); an oversized line's, made before its end was
+			// read, with the rest of the line now skipped.
+			t.end = t.base + int64(i)
+		}
 	}
 }
 
@@ -732,6 +854,7 @@ func (t *tailer) sseFlush(at int64) {
 func (t *tailer) parseArray() {
 	i := 0
 	defer func() { t.consume(i) }()
+	seq := t.seq
 	for !t.arrEnd {
 		for i < len(t.buf) {
 			c := t.buf[i]
@@ -776,8 +899,12 @@ func (t *tailer) parseArray() {
 		}
 		t.value(bytes.TrimSpace(v), at)
 		i += int(dec.InputOffset())
+		t.end, seq = t.base+int64(i), t.seq
 	}
 	i = len(t.buf) // after the end, or once broken, nothing more is read
+	if t.seq != seq {
+		t.end = t.base + int64(i) // a broken array's record ends what is read
+	}
 }
 
 // flushRest handles what is left when a file is finished: a last line
@@ -785,6 +912,7 @@ func (t *tailer) parseArray() {
 // anything else left is reported.
 func (t *tailer) flushRest() {
 	rest := bytes.TrimSpace(t.buf)
+	seq := t.seq
 	switch t.format {
 	case tailArray:
 		if len(rest) > 0 && !t.arrEnd {
@@ -799,6 +927,9 @@ func (t *tailer) flushRest() {
 		if len(rest) > 0 && !t.skip {
 			t.value(rest, t.base)
 		}
+	}
+	if t.seq != seq {
+		t.end = t.base + int64(len(t.buf))
 	}
 	t.buf = t.buf[:0]
 }
