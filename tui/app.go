@@ -138,6 +138,9 @@ type App struct {
 	heard time.Time
 	// progress is how far each file source has been read (app_progress.go).
 	progress map[string]readProgress
+	// folded is how far the threads have folded each file source
+	// (app_folded.go).
+	folded map[string]foldedTo
 	// readBack holds steps read back from their file, nil while being read
 	// (app_shed.go).
 	readBack map[readBackKey]*readBackMsg
@@ -276,6 +279,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case SourceStatusMsg:
 		a.sourceStatus = string(msg)
+		return a, nil
+	case TakenUpMsg:
+		a.takeUp(msg.Threads)
 		return a, nil
 	case tea.BackgroundColorMsg:
 		a.transcript.SetLight(!msg.IsDark())

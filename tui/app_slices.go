@@ -26,9 +26,9 @@ func cutRecords(msg recordsMsg, max int) (now, rest recordsMsg) {
 }
 
 // cutBatches is cutRecords for the batches of several sources. A batch cut
-// in two keeps its restart on the first half and its progress on the
-// second, so a restart still comes before the records and the progress
-// shown is never ahead of what is folded.
+// in two keeps its restart on the first half and its progress and end on
+// the second, so a restart still comes before the records and neither the
+// progress shown nor the end kept is ever ahead of what is folded.
 func cutBatches(msg batchesMsg, max int) (now, rest batchesMsg) {
 	n := 0
 	for i, b := range msg {
@@ -38,7 +38,7 @@ func cutBatches(msg batchesMsg, max int) (now, rest batchesMsg) {
 		}
 		k := max - n
 		head, tail := b, b
-		head.Records, head.Read, head.Size = b.Records[:k], 0, 0
+		head.Records, head.Read, head.Size, head.End = b.Records[:k], 0, 0, 0
 		tail.Records, tail.Restart = b.Records[k:], false
 		now = append(append(batchesMsg{}, msg[:i]...), head)
 		rest = append(batchesMsg{tail}, msg[i+1:]...)

@@ -107,6 +107,7 @@ func (a *App) onBatches(msg batchesMsg) {
 	var touched []*fold.Thread
 	for _, b := range msg {
 		a.noteProgress(b)
+		a.noteFolded(b)
 		if b.Restart {
 			a.forget(tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })

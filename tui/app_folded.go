@@ -1,0 +1,69 @@
+package tui
+
+import (
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// foldedTo is how far the threads have folded one file source.
+type foldedTo struct {
+	end int64  // the file's bytes before end
+	seq uint64 // records up to seq
+	// known is false while the last records folded came without their
+	// end (a batch cut in two); restarted stays true once the source
+	// started over, whose records are then no longer the file's in order.
+	known, restarted bool
+}
+
+// noteFolded keeps how far b's source is folded once b is.
+func (a *App) noteFolded(b model.Batch) {
+	if a.folded == nil {
+		a.folded = map[string]foldedTo{}
+	}
+	f := a.folded[b.Source]
+	if b.Restart {
+		f.restarted = true
+	}
+	if n := len(b.Records); n > 0 {
+		f.known = b.End > 0
+		f.end, f.seq = b.End, b.Records[n-1].Seq
+	}
+	a.folded[b.Source] = f
+}
+
+// FoldedTo says how far the threads have folded a file source: its bytes
+// before end, which held records 1 to seq. ok is false when that is not
+// known: nothing folded yet, a source that is not a file, one that started
+// over (truncated or replaced), or a screen that quit in the middle of a
+// burst. It is for keeping where a screen left off, after it quit.
+func (a *App) FoldedTo(source string) (end int64, seq uint64, ok bool) {
+	f, found := a.folded[source]
+	if !found || !f.known || f.restarted {
+		return 0, 0, false
+	}
+	return f.end, f.seq, true
+}
+
+// TakenUpMsg gives a screen of threads that has folded nothing yet the
+// fold an earlier screen of the same source left off with: the screen
+// shows it, and folds on from it what arrives.
+type TakenUpMsg struct{ Threads *fold.Threads }
+
+// takeUp shows ts instead of the empty set the screen started with; a
+// screen that already folded something keeps what it has.
+func (a *App) takeUp(ts *fold.Threads) {
+	if ts == nil || a.mode != modeThreads || a.threads.set.Len() > 0 || len(a.folded) > 0 {
+		return
+	}
+	a.threads.set = ts
+	a.afterThreads(nil)
+}
+
+// Threads is the fold the screen shows: for keeping where it left off,
+// after it quit.
+func (a *App) Threads() *fold.Threads {
+	if a.mode != modeThreads {
+		return nil
+	}
+	return a.threads.set
+}
