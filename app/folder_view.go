@@ -39,7 +39,7 @@ func viewFolder(opts *Options, src *Source) error {
 		}
 		errs <- nil
 	}()
-	err := watch(ctx, opts, src.Arg, batches, nil, true)
+	err := watch(ctx, opts, src.Arg, batches, nil, true, nil)
 	stop()
 	for range batches {
 	}

@@ -10,7 +10,9 @@ import (
 )
 
 // Follow shows a log and what is appended to it (sources.Tail), with the
-// tail's state in the title bar, until ctx ends or the screen quits. A
+// tail's state in the title bar, until ctx ends or the screen quits. The
+// screen of a big log takes up where the last screen of it left off
+// (resume.go). A
 // folder or a glob is followed with FollowFolder. An OTLP file of a
 // request per line is mapped line by line as it grows (liveOTLP).
 func Follow(ctx context.Context, opts *Options, path string) error {
@@ -20,11 +22,15 @@ func Follow(ctx context.Context, opts *Options, path string) error {
 	if handled, err := reviewPrettyOTLP(opts, path); handled {
 		return err
 	}
+	var rv *resumeView
 	if st, err := os.Stat(path); err == nil && opts.screen() && !opts.Plain {
 		tuneForScreen(st.Size())
+		if st.Mode().IsRegular() {
+			rv = resumeFor(opts, path, st.Size())
+		}
 	}
-	batches, events := sources.TailBatches(ctx, path, sources.TailOptions{})
-	return Watch(ctx, opts, path, liveOTLP(ctx, opts, batches), tailStatuses(events))
+	batches, status := rv.follow(ctx, opts, path)
+	return watch(ctx, opts, path, liveOTLP(ctx, opts, batches), status, false, rv)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -60,7 +66,7 @@ func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
 		tuneForScreen(folderSize(pattern))
 	}
 	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: followedWhole})
-	return watch(ctx, opts, pattern, liveOTLP(ctx, opts, batches), folderStatus(events), true)
+	return watch(ctx, opts, pattern, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

@@ -33,6 +33,11 @@ type Options struct {
 	Play bool
 	// Images is how the screen draws screenshots (--images).
 	Images images.Choice
+	// CacheDir is where a screen of a big log keeps where it left off, so
+	// the next screen of it starts there ("" keeps nothing); FromStart
+	// reads the log from its start all the same (--from-start).
+	CacheDir  string
+	FromStart bool
 
 	Stdin  io.Reader
 	Stdout io.Writer

@@ -20,12 +20,13 @@ import (
 // It draws the screen, or prints lines with --plain or when the output is
 // not a terminal, and records what arrives first when asked to.
 func Watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string) (err error) {
-	return watch(parent, opts, title, src, status, false)
+	return watch(parent, opts, title, src, status, false, nil)
 }
 
 // watch is Watch; folder says the batches come from several files, so
-// the lines name each thread's file.
-func watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string, folder bool) (err error) {
+// the lines name each thread's file. A screen with a resume view starts
+// from the view's threads and keeps where it left off when it quits.
+func watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string, folder bool, resume *resumeView) (err error) {
 	if err := opts.CheckLayout(); err != nil {
 		return err
 	}
@@ -75,7 +76,10 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 			prog.Send(tui.SourceStatusMsg(s))
 		}
 	}()
-	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
+	resume.show(prog)
+	_, err = prog.Run()
+	resume.keep(opts, app)
+	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("screen: %w", err)
 	}
 	return nil

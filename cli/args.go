@@ -50,6 +50,11 @@ func recordFlags(cmd *cobra.Command, opts *app.Options) {
 	cmd.Flags().BoolVar(&opts.Append, "append", false, "with --record: add to an existing log instead of refusing it (a regular file, or a link to one)")
 }
 
+// fromStartFlag adds --from-start.
+func fromStartFlag(cmd *cobra.Command, opts *app.Options) {
+	cmd.Flags().BoolVar(&opts.FromStart, "from-start", false, "read a big log from its start, not from where the last screen of it left off (kept in the user's cache folder, agentwatch/resume)")
+}
+
 // liveFlags are the flags of the commands that watch a live source.
 func liveFlags(cmd *cobra.Command, opts *app.Options) {
 	recordFlags(cmd, opts)

@@ -21,7 +21,9 @@ agent's computer.
 With no FILE it plays the embedded demo recording at its recorded pace, with
 the replay controls (space, + and -, . and , 0–9; see agentwatch replay).
 With a FILE it opens the log for review: everything folded, the last step
-selected (--play plays it instead), and follows it if it grows.
+selected (--play plays it instead), and follows it if it grows. A big log
+(8 MB or more) opens where the last screen of it left off, when the file
+still begins with what that screen read; --from-start reads it all again.
 FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
 v layout, t run tree, ↑/↓ scroll, tab focus, q quit; the mouse selects
 steps too; ? lists every key.
@@ -56,6 +58,7 @@ scripts and CI.`,
 	filterFlag(root, opts)
 	plainFlag(root, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	recordFlags(root, opts)
+	fromStartFlag(root, opts)
 	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
 	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
 		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),

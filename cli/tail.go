@@ -22,7 +22,9 @@ is truncated, and reopens it after a rotation, a delete and re-create, or an
 editor's rename-over; a partial last line waits for the rest.
 A folder (or a quoted glob) is followed as a whole: every log in it, and
 logs created in it later, each file's threads on their own.
-With --plain it prints one line per change until ctrl+c.`,
+On the screen a big log takes up where the last screen of it left off
+(--from-start reads it all again). With --plain it prints one line per
+change until ctrl+c.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -31,5 +33,6 @@ With --plain it prints one line per change until ctrl+c.`,
 		},
 	}
 	liveFlags(cmd, opts)
+	fromStartFlag(cmd, opts)
 	return cmd
 }

@@ -1,0 +1,247 @@
+package app
+
+// This file keeps, for each big log a screen showed, where that screen
+// left off: the fold of everything it had read and the byte it had read
+// to. The next screen of the same log takes up from there, so opening a
+// 126 MB log a second time shows its end at once instead of after reading
+// it all again; what the fold shed is read back from the file, as always.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/go-json-experiment/json"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// resumeMinBytes is the least a log must hold for its screen to keep where
+// it left off: a smaller log is read again faster than its fold is
+// loaded. (Tests lower it.)
+var resumeMinBytes int64 = 8 << 20
+
+// resumeKeep is how many logs' resume points are kept; the least recently
+// written go first.
+const resumeKeep = 8
+
+// resumeMaxFloor is the most a resume point may hold whatever the log's
+// size; past it and a quarter of the log, none is kept.
+const resumeMaxFloor = 4 << 20
+
+// resumeItems and resumeSteps are what a resume point keeps of each
+// thread: the newest finished items and the content of the newest steps,
+// as much as a screen keeps of a thread it follows; every step's skeleton
+// stays for the timeline. What goes is read back from the log, as on the
+// screen that kept it.
+const resumeItems, resumeSteps = 2000, 256
+
+// resumeVersion is the format of a resume point; one of another version
+// is not used.
+const resumeVersion = 1
+
+// resumePoint is what a screen of a log left off with.
+type resumePoint struct {
+	Version int `json:"version"`
+	// Path is the log's absolute path; ToolKinds the digest of the
+	// --tool-kinds file its fold used ("" for none).
+	Path      string `json:"path"`
+	ToolKinds string `json:"toolKinds"`
+	// Offset and Seq say how far the fold had read: the file's bytes
+	// before Offset, records 1 to Seq. Head and Mark are the file's first
+	// bytes and those just before Offset as they were.
+	Offset int64  `json:"offset"`
+	Seq    uint64 `json:"seq"`
+	Head   []byte `json:"head"`
+	Mark   []byte `json:"mark"`
+	// Threads is the fold of those records.
+	Threads fold.ThreadsSnapshot `json:"threads"`
+}
+
+// resumeStore is the folder resume points are kept in (the user's cache
+// folder, agentwatch/resume).
+type resumeStore struct{ dir string }
+
+// newResumeStore is the store in cacheDir ("" for none: nothing is kept).
+func newResumeStore(cacheDir string) *resumeStore {
+	if cacheDir == "" {
+		return nil
+	}
+	return &resumeStore{dir: filepath.Join(cacheDir, "resume")}
+}
+
+// file is where the resume point of the log at path is kept.
+func (s *resumeStore) file(path string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(s.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// toolKindsDigest names the --tool-kinds file's content, so that a fold
+// made with other tool categories is not taken up.
+func toolKindsDigest(opts *Options) string {
+	if opts.ToolKinds == "" {
+		return ""
+	}
+	b, err := os.ReadFile(opts.ToolKinds)
+	if err != nil {
+		return "unreadable"
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// has says whether a resume point of the log at path is kept.
+func (s *resumeStore) has(path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(s.file(abs))
+	return err == nil
+}
+
+// load returns the threads and the tail start a screen of the log at path
+// takes up from, when a resume point of it is kept and the file still
+// begins with what was folded. Any fault (none kept, another version, a
+// file rewritten, a resume point unreadable) gives ok false: the log is
+// then read from its start, as if nothing had been kept.
+func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fold.Threads, from *sources.TailStart, ok bool) {
+	if s == nil {
+		return nil, nil, false
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	b, err := os.ReadFile(s.file(abs))
+	if err != nil {
+		return nil, nil, false
+	}
+	var p resumePoint
+	if err := json.Unmarshal(b, &p); err != nil || p.Version != resumeVersion || p.Path != abs || p.ToolKinds != toolKindsDigest(opts) {
+		return nil, nil, false
+	}
+	now, err := sources.TailStartAt(abs, p.Offset, p.Seq)
+	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) {
+		return nil, nil, false
+	}
+	ts, err = fold.RestoreThreads(p.Threads, fo)
+	if err != nil {
+		return nil, nil, false
+	}
+	return ts, &now, true
+}
+
+// save keeps where a screen of the log at path left off: its threads,
+// which folded the file's bytes before end, records 1 to seq, shed to
+// what a screen shows (the threads are changed: the screen is gone). A
+// log smaller than resumeMinBytes is not kept, nor a fold bigger than a
+// quarter of what it folded (loading it would gain little). The file is
+// written whole or not at all, readable by the user alone.
+func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64, opts *Options) error {
+	if s == nil || end < resumeMinBytes {
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	start, err := sources.TailStartAt(abs, end, seq)
+	if err != nil {
+		return err
+	}
+	for _, th := range ts.List() {
+		th.Fold.Shed(resumeItems, resumeSteps)
+		th.Fold.Forget(math.MaxInt)
+	}
+	snap, err := ts.Export()
+	if err != nil {
+		return err
+	}
+	p := resumePoint{Version: resumeVersion, Path: abs, ToolKinds: toolKindsDigest(opts),
+		Offset: end, Seq: seq, Head: start.Head, Mark: start.Mark, Threads: snap}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(s.dir, ".resume-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a rename, nothing is there
+	w := &cappedWriter{w: bufio.NewWriterSize(tmp, 256<<10), left: max(end/4, resumeMaxFloor)}
+	err = json.MarshalWrite(w, &p)
+	if err == nil {
+		err = w.w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, errResumeTooBig) {
+		os.Remove(s.file(abs)) // an older one would be taken up wrongly
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), s.file(abs)); err != nil {
+		return err
+	}
+	s.prune()
+	return nil
+}
+
+// prune removes all but the resumeKeep newest resume points.
+func (s *resumeStore) prune() {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	type kept struct {
+		name string
+		at   time.Time
+	}
+	var all []kept
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".json" {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			all = append(all, kept{e.Name(), info.ModTime()})
+		}
+	}
+	if len(all) <= resumeKeep {
+		return
+	}
+	slices.SortFunc(all, func(a, b kept) int { return b.at.Compare(a.at) })
+	for _, k := range all[resumeKeep:] {
+		if err := os.Remove(filepath.Join(s.dir, k.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+	}
+}
+
+// errResumeTooBig stops writing a resume point past its share of the log.
+var errResumeTooBig = errors.New("resume point too big")
+
+// cappedWriter writes at most left bytes to w, then fails.
+type cappedWriter struct {
+	w    *bufio.Writer
+	left int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > c.left {
+		return 0, errResumeTooBig
+	}
+	c.left -= int64(len(p))
+	return c.w.Write(p)
+}

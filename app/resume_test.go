@@ -1,0 +1,271 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui"
+)
+
+// smallResume lets logs of a test's size keep where their screen left off.
+func smallResume(t *testing.T) {
+	t.Helper()
+	old := resumeMinBytes
+	resumeMinBytes = 1
+	t.Cleanup(func() { resumeMinBytes = old })
+}
+
+// followToEnd follows path as the screen's view does, until a batch ends
+// at the file's end: the fold taken up (nil when none) and the batches,
+// in a closed channel.
+func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-chan model.Batch, []model.Batch) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	batches, status := rv.follow(ctx, &Options{}, path)
+	go func() {
+		for range status {
+		}
+	}()
+	var taken *fold.Threads
+	if rv != nil {
+		taken = <-rv.taken
+		close(rv.shown) // the screen has it
+	}
+	var got []model.Batch
+	for b := range batches {
+		got = append(got, b)
+		if b.End == st.Size() {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the tail did not reach the end of %d bytes", st.Size())
+	}
+	ch := make(chan model.Batch, len(got))
+	for _, b := range got {
+		ch <- b
+	}
+	close(ch)
+	return taken, ch, got
+}
+
+// screenOf folds batches on a screen that is given the fold taken (when
+// not nil) before them, to their end.
+func screenOf(taken *fold.Threads, ch <-chan model.Batch) *tui.App {
+	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	if taken != nil {
+		a.Update(tui.TakenUpMsg{Threads: taken})
+	}
+	drive(a, a.Init())
+	return a
+}
+
+// body is the screen without its title bar, which counts what was shed.
+func body(a *tui.App) string {
+	s := ansi.Strip(a.View().Content)
+	_, rest, _ := strings.Cut(s, "\n")
+	return rest
+}
+
+// A screen that quits keeps where it left off; the next screen of the
+// log, grown meanwhile, takes up there: it reads only what is new, and
+// shows what a screen that read the whole log shows.
+func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
+	smallResume(t)
+	path, recs, _ := generatedLog(t, 20_000, 3)
+	opts := &Options{CacheDir: t.TempDir()}
+	size := func() int64 {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+
+	first := resumeFor(opts, path, size())
+	if first == nil {
+		t.Fatal("no resume view for the log")
+	}
+	taken, ch, _ := followToEnd(t, first, path)
+	if taken != nil {
+		t.Fatal("the first screen of the log takes up a fold")
+	}
+	first.keep(opts, screenOf(nil, ch))
+	kept := size()
+
+	// The agent goes on: another conversation is appended.
+	more := loggen.Generate(3_000, 4)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(more); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset != kept || from.Seq != uint64(len(recs)) {
+		t.Fatalf("kept: %v, at %+v; want byte %d, record %d", ok, from, kept, len(recs))
+	}
+	second := resumeFor(opts, path, size())
+	taken, ch, got := followToEnd(t, second, path)
+	if taken == nil {
+		t.Fatal("the second screen of the log does not take up where the first left off")
+	}
+	if got[0].Restart || got[0].Records[0].Seq != uint64(len(recs))+1 {
+		t.Fatalf("the taken-up tail starts with restart %v, record %d; want no restart, record %d", got[0].Restart, got[0].Records[0].Seq, len(recs)+1)
+	}
+	resumed := screenOf(taken, ch)
+	if resumed.Threads() != taken {
+		t.Fatal("the screen does not show the fold taken up")
+	}
+
+	_, ch, _ = followToEnd(t, resumeFor(&Options{}, path, size()), path) // no cache: the plain tail
+	fresh := screenOf(nil, ch)
+	whole := fresh.Threads()
+
+	if taken.Len() != whole.Len() {
+		t.Fatalf("taken up: %d threads; read whole: %d", taken.Len(), whole.Len())
+	}
+	for i, th := range whole.List() {
+		got := taken.List()[i]
+		if got.ID != th.ID || got.Records != th.Records || got.FirstSeq != th.FirstSeq || got.LastSeq != th.LastSeq ||
+			got.Fold.ItemsMade() != th.Fold.ItemsMade() || got.Fold.StepCount() != th.Fold.StepCount() || got.Title() != th.Title() {
+			t.Errorf("thread %d: taken up %s %d records %d–%d, %d items, %d steps, %q; read whole %s %d records %d–%d, %d items, %d steps, %q",
+				i, got.ID, got.Records, got.FirstSeq, got.LastSeq, got.Fold.ItemsMade(), got.Fold.StepCount(), got.Title(),
+				th.ID, th.Records, th.FirstSeq, th.LastSeq, th.Fold.ItemsMade(), th.Fold.StepCount(), th.Title())
+		}
+	}
+	if body(resumed) != body(fresh) {
+		t.Errorf("the screen taken up differs from the screen that read the whole log:\n%s\n---\n%s", body(resumed), body(fresh))
+	}
+	if _, _, ok := resumed.FoldedTo(path); !ok {
+		t.Error("the taken-up screen does not know how far it folded")
+	}
+}
+
+// A resume point is taken up only for the file it was kept for, as it
+// was: a log rewritten, cut shorter, folded with other tool kinds, a
+// resume point damaged, or --from-start, read the log from its start.
+func TestResumeRefusesWhatChanged(t *testing.T) {
+	smallResume(t)
+	cases := []struct {
+		name   string
+		change func(t *testing.T, path string, opts *Options)
+	}{
+		{"kept as it was", func(*testing.T, string, *Options) {}},
+		{"rewritten", func(t *testing.T, path string, _ *Options) {
+			b, _ := os.ReadFile(path)
+			b[len(b)-10] ^= 1 // inside the last bytes read: the mark
+			os.WriteFile(path, b, 0o644)
+		}},
+		{"head rewritten", func(t *testing.T, path string, _ *Options) {
+			b, _ := os.ReadFile(path)
+			copy(b, `{"type":"RUN_STARTED","threadId":"other"`)
+			os.WriteFile(path, b, 0o644)
+		}},
+		{"cut shorter", func(t *testing.T, path string, _ *Options) {
+			st, _ := os.Stat(path)
+			os.Truncate(path, st.Size()/2)
+		}},
+		{"other tool kinds", func(t *testing.T, _ string, opts *Options) {
+			kinds := filepath.Join(t.TempDir(), "kinds.json")
+			os.WriteFile(kinds, []byte(`{"bash":"execute"}`), 0o644)
+			opts.ToolKinds = kinds
+		}},
+		{"damaged", func(t *testing.T, path string, opts *Options) {
+			store := newResumeStore(opts.CacheDir)
+			abs, _ := filepath.Abs(path)
+			b, _ := os.ReadFile(store.file(abs))
+			os.WriteFile(store.file(abs), b[:len(b)/2], 0o600)
+		}},
+		{"from start", func(_ *testing.T, _ string, opts *Options) { opts.FromStart = true }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path, _, _ := generatedLog(t, 3_000, 5)
+			opts := &Options{CacheDir: t.TempDir()}
+			st, _ := os.Stat(path)
+			rv := resumeFor(opts, path, st.Size())
+			_, ch, _ := followToEnd(t, rv, path)
+			rv.keep(opts, screenOf(nil, ch))
+
+			c.change(t, path, opts)
+			st, _ = os.Stat(path)
+			fo, err := opts.FoldOptions()
+			if err != nil {
+				t.Fatal(err)
+			}
+			again := resumeFor(opts, path, st.Size())
+			if again == nil {
+				t.Fatal("no resume view")
+			}
+			took := false
+			if again.load {
+				_, _, took = again.store.load(path, opts, fo)
+			}
+			if took != (c.name == "kept as it was") {
+				t.Errorf("taken up: %v", took)
+			}
+		})
+	}
+}
+
+// Only the newest resume points are kept, each readable by the user
+// alone.
+func TestResumeKeepsTheNewest(t *testing.T) {
+	smallResume(t)
+	opts := &Options{CacheDir: t.TempDir()}
+	store := newResumeStore(opts.CacheDir)
+	var paths []string
+	for i := range resumeKeep + 3 {
+		path, _, _ := generatedLog(t, 200, int64(i))
+		st, _ := os.Stat(path)
+		rv := resumeFor(opts, path, st.Size())
+		_, ch, _ := followToEnd(t, rv, path)
+		rv.keep(opts, screenOf(nil, ch))
+		old := time.Now().Add(time.Duration(i-100) * time.Minute)
+		abs, _ := filepath.Abs(path)
+		os.Chtimes(store.file(abs), old, old)
+		paths = append(paths, abs)
+	}
+	entries, err := os.ReadDir(store.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != resumeKeep {
+		t.Fatalf("%d resume points kept; want %d", len(entries), resumeKeep)
+	}
+	for i, p := range paths {
+		_, err := os.Stat(store.file(p))
+		if kept := err == nil; kept != (i >= len(paths)-resumeKeep) {
+			t.Errorf("resume point %d kept: %v", i, kept)
+		}
+	}
+	info, err := os.Stat(store.file(paths[len(paths)-1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("a resume point has mode %v; want 0600", info.Mode().Perm())
+	}
+	if dir, _ := os.Stat(store.dir); dir.Mode().Perm() != 0o700 {
+		t.Errorf("the resume folder has mode %v; want 0700", dir.Mode().Perm())
+	}
+}
