@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-json-experiment/json"
@@ -143,7 +144,7 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 
 // save keeps where a screen of the log at path left off: its threads,
 // which folded the file's bytes before end, records 1 to seq, shed to
-// what a screen shows (the threads are changed: the screen is gone). A
+// what a screen keeps (ts is changed: it is the save's own copy). A
 // log smaller than resumeMinBytes is not kept, nor a fold bigger than a
 // quarter of what it folded (loading it would gain little). The file is
 // written whole or not at all, readable by the user alone.
@@ -199,7 +200,8 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 	return nil
 }
 
-// prune removes all but the resumeKeep newest resume points.
+// prune removes all but the resumeKeep newest resume points, and what
+// saves cut short by the end of their program left over an hour ago.
 func (s *resumeStore) prune() {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -211,11 +213,15 @@ func (s *resumeStore) prune() {
 	}
 	var all []kept
 	for _, e := range entries {
-		if filepath.Ext(e.Name()) != ".json" {
+		info, err := e.Info()
+		if err != nil {
 			continue
 		}
-		if info, err := e.Info(); err == nil {
+		switch {
+		case filepath.Ext(e.Name()) == ".json":
 			all = append(all, kept{e.Name(), info.ModTime()})
+		case strings.HasPrefix(e.Name(), ".resume-") && time.Since(info.ModTime()) > time.Hour:
+			os.Remove(filepath.Join(s.dir, e.Name()))
 		}
 	}
 	if len(all) <= resumeKeep {

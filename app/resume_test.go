@@ -65,14 +65,33 @@ func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-ch
 }
 
 // screenOf folds batches on a screen that is given the fold taken (when
-// not nil) before them, to their end.
-func screenOf(taken *fold.Threads, ch <-chan model.Batch) *tui.App {
-	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{})
+// not nil) before them, to their end, and keeps where it is as a view's
+// screen does (when rv is not nil), waiting for that to be saved.
+func screenOf(t *testing.T, rv *resumeView, opts *Options, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
+	t.Helper()
+	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Keep: rv.keeper(opts, fold.Options{})})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	if taken != nil {
 		a.Update(tui.TakenUpMsg{Threads: taken})
 	}
 	drive(a, a.Init())
+	if rv == nil {
+		return a
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		rv.mu.Lock()
+		saving, failed := rv.saving, rv.failed
+		rv.mu.Unlock()
+		if failed != nil {
+			t.Fatal(failed)
+		}
+		if !saving {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the save does not end")
+		}
+	}
 	return a
 }
 
@@ -106,7 +125,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if taken != nil {
 		t.Fatal("the first screen of the log takes up a fold")
 	}
-	first.keep(opts, screenOf(nil, ch))
+	screenOf(t, first, opts, nil, ch)
 	kept := size()
 
 	// The agent goes on: another conversation is appended.
@@ -131,13 +150,13 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if got[0].Restart || got[0].Records[0].Seq != uint64(len(recs))+1 {
 		t.Fatalf("the taken-up tail starts with restart %v, record %d; want no restart, record %d", got[0].Restart, got[0].Records[0].Seq, len(recs)+1)
 	}
-	resumed := screenOf(taken, ch)
+	resumed := screenOf(t, second, opts, taken, ch)
 	if resumed.Threads() != taken {
 		t.Fatal("the screen does not show the fold taken up")
 	}
 
 	_, ch, _ = followToEnd(t, resumeFor(&Options{}, path, size()), path) // no cache: the plain tail
-	fresh := screenOf(nil, ch)
+	fresh := screenOf(t, nil, nil, nil, ch)
 	whole := fresh.Threads()
 
 	if taken.Len() != whole.Len() {
@@ -155,8 +174,8 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if body(resumed) != body(fresh) {
 		t.Errorf("the screen taken up differs from the screen that read the whole log:\n%s\n---\n%s", body(resumed), body(fresh))
 	}
-	if _, _, ok := resumed.FoldedTo(path); !ok {
-		t.Error("the taken-up screen does not know how far it folded")
+	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset != size() {
+		t.Errorf("the taken-up screen kept: %v, at %+v; want the end, byte %d", ok, from, size())
 	}
 }
 
@@ -204,7 +223,7 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 			st, _ := os.Stat(path)
 			rv := resumeFor(opts, path, st.Size())
 			_, ch, _ := followToEnd(t, rv, path)
-			rv.keep(opts, screenOf(nil, ch))
+			screenOf(t, rv, opts, nil, ch)
 
 			c.change(t, path, opts)
 			st, _ = os.Stat(path)
@@ -239,7 +258,7 @@ func TestResumeKeepsTheNewest(t *testing.T) {
 		st, _ := os.Stat(path)
 		rv := resumeFor(opts, path, st.Size())
 		_, ch, _ := followToEnd(t, rv, path)
-		rv.keep(opts, screenOf(nil, ch))
+		screenOf(t, rv, opts, nil, ch)
 		old := time.Now().Add(time.Duration(i-100) * time.Minute)
 		abs, _ := filepath.Abs(path)
 		os.Chtimes(store.file(abs), old, old)
@@ -267,5 +286,25 @@ func TestResumeKeepsTheNewest(t *testing.T) {
 	}
 	if dir, _ := os.Stat(store.dir); dir.Mode().Perm() != 0o700 {
 		t.Errorf("the resume folder has mode %v; want 0700", dir.Mode().Perm())
+	}
+}
+
+// What a save cut short by the end of its program left is cleared once
+// it is an hour old; a save under way is left alone.
+func TestResumePruneClearsLeftovers(t *testing.T) {
+	store := newResumeStore(t.TempDir())
+	os.MkdirAll(store.dir, 0o700)
+	old := filepath.Join(store.dir, ".resume-1")
+	fresh := filepath.Join(store.dir, ".resume-2")
+	os.WriteFile(old, []byte("{"), 0o600)
+	os.WriteFile(fresh, []byte("{"), 0o600)
+	hourAgo := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(old, hourAgo, hourAgo)
+	store.prune()
+	if _, err := os.Stat(old); err == nil {
+		t.Error("a leftover of two hours ago is still there")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a save under way was removed")
 	}
 }

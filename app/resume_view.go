@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,6 +29,12 @@ type resumeView struct {
 	// starts only then.
 	taken chan *fold.Threads
 	shown chan struct{}
+
+	// saving is set while a checkpoint is being saved; failed is the
+	// last save's error.
+	mu     sync.Mutex
+	saving bool
+	failed error
 }
 
 // resumeFor is the resume view of the screen that follows path: nil when
@@ -117,18 +124,46 @@ func (rv *resumeView) show(prog *tea.Program) {
 	}()
 }
 
-// keep saves where the screen left off, once it quit. A save that fails
-// is said on standard error; the view itself went well.
-func (rv *resumeView) keep(opts *Options, app *tui.App) {
+// keeper is the screen's Keep: each checkpoint it is given (the log read
+// to its end and folded) is saved beside the screen, on a goroutine of its
+// own, unless one is still being saved. Nothing is saved when the screen
+// quits: that would hold the terminal for as long as a big fold takes to
+// write, and the last point saved is as good a place to take up from,
+// the log read on from there. A save still under way when the program
+// ends is lost whole (prune clears what it left).
+func (rv *resumeView) keeper(opts *Options, fo fold.Options) func(string, *fold.ThreadsCheckpoint, int64, uint64) {
+	if rv == nil {
+		return nil
+	}
+	return func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64) {
+		if source != rv.path {
+			return
+		}
+		rv.mu.Lock()
+		defer rv.mu.Unlock()
+		if rv.saving {
+			return
+		}
+		rv.saving = true
+		go func() {
+			err := rv.store.save(rv.path, fold.ThreadsFromCheckpoint(cp, fo), end, seq, opts)
+			rv.mu.Lock()
+			defer rv.mu.Unlock()
+			rv.saving, rv.failed = false, err
+		}()
+	}
+}
+
+// said tells, once the screen quit, of a save that failed: the view
+// itself went well.
+func (rv *resumeView) said(opts *Options) {
 	if rv == nil {
 		return
 	}
-	end, seq, ok := app.FoldedTo(rv.path)
-	if !ok {
-		return
-	}
-	if err := rv.store.save(rv.path, app.Threads(), end, seq, opts); err != nil {
-		fmt.Fprintf(opts.Stderr, "agentwatch: could not keep where this view of %s left off: %v\n", rv.path, err)
+	rv.mu.Lock()
+	defer rv.mu.Unlock()
+	if rv.failed != nil {
+		fmt.Fprintf(opts.Stderr, "agentwatch: could not keep where this view of %s left off: %v\n", rv.path, rv.failed)
 	}
 }
 

@@ -68,7 +68,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 	}
 	file := func(source string) string { return fileOf(opts, source, folder) }
 	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)})
+		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file), Keep: resume.keeper(opts, fo)})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {
@@ -78,7 +78,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 	}()
 	resume.show(prog)
 	_, err = prog.Run()
-	resume.keep(opts, app)
+	resume.said(opts)
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("screen: %w", err)
 	}

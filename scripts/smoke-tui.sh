@@ -7,13 +7,16 @@
 # the next thread) and a folder that gets a new log while watched; an
 # ACP agent driven live (prompt, permission dialog); a 50 MB message and
 # 100,000 tool calls that q quits within a second; a long log scrolled back
-# to its start, read back from the file; fails on any panic
+# to its start, read back from the file, and opened again where it was
+# left; fails on any panic
 # output. Run from anywhere: scripts/smoke-tui.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v tmux >/dev/null || { echo "smoke: tmux is not installed" >&2; exit 2; }
 work=$(mktemp -d)
+# Where a screen of a big log keeps where it left off: the script's own.
+export XDG_CACHE_HOME=$work/cache
 bin=$work/agentwatch
 go build -o "$bin" .
 session="aw-smoke-$$"
@@ -181,6 +184,14 @@ expect "earlier items not kept ·" 5
 press_until g "Passes decoder" 20
 tmux send-keys -t "$session" Home
 expect "step 1 of" 10
+expect "func tailW" 20
+quit
+# Opened again, the log takes up where that screen left off: its end shows
+# without reading the log again, and Home still reads the start back.
+run 160x48 "$work/long.jsonl"
+expect "taken up at 18 MB" 10
+expect "of 2634" 10
+tmux send-keys -t "$session" Home
 expect "func tailW" 20
 quit
 

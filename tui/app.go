@@ -55,6 +55,12 @@ type AppOptions struct {
 	// source's file, or nil when the source is not a file (what was shed
 	// is gone). The screen asks it once per source.
 	ReadItems func(source string) func(ItemsWanted) ([]*model.Item, error)
+	// Keep is given, on the screen's goroutine, a checkpoint of the
+	// threads each time a file source has been read to its end and folded
+	// (at most every keepEvery): the threads fold the file's bytes before
+	// end, records 1 to seq. It may keep the checkpoint and must return at
+	// once. Nil keeps nothing.
+	Keep func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64)
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).
 	Images images.Choice
@@ -141,6 +147,9 @@ type App struct {
 	// folded is how far the threads have folded each file source
 	// (app_folded.go).
 	folded map[string]foldedTo
+	// kept is the end of each source last given to Keep, keptAt when.
+	kept   map[string]int64
+	keptAt time.Time
 	// readBack holds steps read back from their file, nil while being read
 	// (app_shed.go).
 	readBack map[readBackKey]*readBackMsg

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
@@ -31,12 +33,11 @@ func (a *App) noteFolded(b model.Batch) {
 	a.folded[b.Source] = f
 }
 
-// FoldedTo says how far the threads have folded a file source: its bytes
-// before end, which held records 1 to seq. ok is false when that is not
-// known: nothing folded yet, a source that is not a file, one that started
-// over (truncated or replaced), or a screen that quit in the middle of a
-// burst. It is for keeping where a screen left off, after it quit.
-func (a *App) FoldedTo(source string) (end int64, seq uint64, ok bool) {
+// foldedUpTo says how far the threads have folded a file source: its
+// bytes before end, which held records 1 to seq. ok is false when that is
+// not known: nothing folded yet, a source that is not a file, one that
+// started over (truncated or replaced), or the middle of a burst.
+func (a *App) foldedUpTo(source string) (end int64, seq uint64, ok bool) {
 	f, found := a.folded[source]
 	if !found || !f.known || f.restarted {
 		return 0, 0, false
@@ -66,4 +67,31 @@ func (a *App) Threads() *fold.Threads {
 		return nil
 	}
 	return a.threads.set
+}
+
+// keepEvery is the least time between two checkpoints given to Keep.
+const keepEvery = 30 * time.Second
+
+// keepFolded gives Keep a checkpoint of the threads when a file source is
+// read to its end and folded, and it was not given this end already.
+func (a *App) keepFolded() {
+	if a.opts.Keep == nil || a.mode != modeThreads {
+		return
+	}
+	now := a.now()
+	if !a.keptAt.IsZero() && now.Sub(a.keptAt) < keepEvery {
+		return
+	}
+	for source := range a.folded {
+		end, seq, ok := a.foldedUpTo(source)
+		p, reading := a.progress[source]
+		if !ok || end == a.kept[source] || !reading || p.read < p.size {
+			continue
+		}
+		if a.kept == nil {
+			a.kept = map[string]int64{}
+		}
+		a.kept[source], a.keptAt = end, now
+		a.opts.Keep(source, a.threads.set.Checkpoint(), end, seq)
+	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
@@ -12,24 +13,24 @@ import (
 // source that started over is no longer known.
 func TestFoldedTo(t *testing.T) {
 	a := NewThreadsApp(fold.NewThreads(fold.Options{}), nil, AppOptions{})
-	if _, _, ok := a.FoldedTo("f"); ok {
+	if _, _, ok := a.foldedUpTo("f"); ok {
 		t.Fatal("known before anything was folded")
 	}
 	a.onBatches(batchesMsg{{Source: "f", Records: numbered(1, 5), End: 500}})
-	if end, seq, ok := a.FoldedTo("f"); !ok || end != 500 || seq != 5 {
+	if end, seq, ok := a.foldedUpTo("f"); !ok || end != 500 || seq != 5 {
 		t.Fatalf("after a whole batch: %d, %d, %v; want 500, 5, true", end, seq, ok)
 	}
 	now, rest := cutBatches(batchesMsg{{Source: "f", Records: numbered(6, 10), End: 1500}}, 4)
 	a.onBatches(now)
-	if _, _, ok := a.FoldedTo("f"); ok {
+	if _, _, ok := a.foldedUpTo("f"); ok {
 		t.Fatal("known after the first half of a cut batch")
 	}
 	a.onBatches(rest)
-	if end, seq, ok := a.FoldedTo("f"); !ok || end != 1500 || seq != 15 {
+	if end, seq, ok := a.foldedUpTo("f"); !ok || end != 1500 || seq != 15 {
 		t.Fatalf("after both halves: %d, %d, %v; want 1500, 15, true", end, seq, ok)
 	}
 	a.onBatches(batchesMsg{{Source: "f", Restart: true}, {Source: "f", Records: numbered(16, 2), End: 200}})
-	if _, _, ok := a.FoldedTo("f"); ok {
+	if _, _, ok := a.foldedUpTo("f"); ok {
 		t.Fatal("known after the source started over")
 	}
 }
@@ -50,5 +51,50 @@ func TestTakenUp(t *testing.T) {
 	b.Update(TakenUpMsg{Threads: taken})
 	if b.Threads() != mine {
 		t.Fatal("a screen that folded records took up another fold")
+	}
+}
+
+// Keep is given a checkpoint once a file is read to its end and folded,
+// not while it is being read, and not again before keepEvery passed.
+func TestKeepWhenReadToTheEnd(t *testing.T) {
+	now := time.Unix(1e9, 0)
+	type kept struct {
+		end int64
+		seq uint64
+		n   int
+	}
+	var got []kept
+	a := NewThreadsApp(fold.NewThreads(fold.Options{}), nil, AppOptions{Now: func() time.Time { return now },
+		Keep: func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64) {
+			records := 0
+			for _, th := range fold.ThreadsFromCheckpoint(cp, fold.Options{}).List() {
+				records += th.Records
+			}
+			got = append(got, kept{end, seq, records})
+		}})
+	batch := func(first, n int, end, size int64) {
+		recs := numbered(first, n)
+		for i := range recs {
+			recs[i].Proto, recs[i].Event = model.ProtoAGUI, &model.Unreadable{Reason: "test"}
+		}
+		a.onBatches(batchesMsg{{Source: "f", Records: recs, End: end, Read: end, Size: size}})
+	}
+	batch(1, 5, 500, 1000)
+	if len(got) != 0 {
+		t.Fatalf("kept while reading: %v", got)
+	}
+	batch(6, 5, 1000, 1000)
+	if len(got) != 1 || got[0] != (kept{1000, 10, 10}) {
+		t.Fatalf("read to the end: kept %v; want [{1000 10 10}]", got)
+	}
+	now = now.Add(keepEvery / 2)
+	batch(11, 2, 1200, 1200)
+	if len(got) != 1 {
+		t.Fatalf("kept again after %v: %v", keepEvery/2, got)
+	}
+	now = now.Add(keepEvery)
+	batch(13, 2, 1400, 1400)
+	if len(got) != 2 || got[1] != (kept{1400, 14, 14}) {
+		t.Fatalf("after %v: kept %v; want a second {1400 14 14}", keepEvery, got)
 	}
 }

@@ -119,6 +119,7 @@ func (a *App) onBatches(msg batchesMsg) {
 		}
 	}
 	a.afterThreads(touched)
+	a.keepFolded()
 	a.shedThreads(touched)
 }
 
