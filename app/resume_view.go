@@ -67,7 +67,6 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 	status := make(chan string, 8)
 	go func() {
 		defer close(out)
-		defer close(status)
 		var ts *fold.Threads
 		var from *sources.TailStart
 		if rv.load && rv.store.has(path) {
@@ -80,6 +79,7 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 		select {
 		case <-rv.shown:
 		case <-ctx.Done():
+			close(status)
 			return
 		}
 		batches, events := sources.TailBatches(ctx, path, sources.TailOptions{From: from})
@@ -87,7 +87,8 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 		if from != nil {
 			note = fmt.Sprintf(" · taken up at %.0f MB", float64(from.Offset)/1e6)
 		}
-		go func() {
+		go func() { // the tail's events, until it ends
+			defer close(status)
 			for ev := range events {
 				s := tailStatus(ev)
 				if ev == sources.TailFollowing {
