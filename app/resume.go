@@ -16,6 +16,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,9 @@ type resumePoint struct {
 	// --tool-kinds file its fold used ("" for none).
 	Path      string `json:"path"`
 	ToolKinds string `json:"toolKinds"`
+	// Build names the program that kept it (buildID): another build may
+	// fold otherwise, so its resume points are not taken up.
+	Build string `json:"build"`
 	// Offset and Seq say how far the fold had read: the file's bytes
 	// before Offset, records 1 to Seq. Head and Mark are the file's first
 	// bytes and those just before Offset as they were.
@@ -84,6 +88,22 @@ func newResumeStore(cacheDir string) *resumeStore {
 func (s *resumeStore) file(path string) string {
 	sum := sha256.Sum256([]byte(path))
 	return filepath.Join(s.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// buildID names this build of the program: its module version, Go
+// version and commit, and whether the checkout had changes.
+func buildID() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	id := info.Main.Version + " " + info.GoVersion
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
+			id += " " + s.Value
+		}
+	}
+	return id
 }
 
 // toolKindsDigest names the --tool-kinds file's content, so that a fold
@@ -128,7 +148,7 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 		return nil, nil, false
 	}
 	var p resumePoint
-	if err := json.Unmarshal(b, &p); err != nil || p.Version != resumeVersion || p.Path != abs || p.ToolKinds != toolKindsDigest(opts) {
+	if err := json.Unmarshal(b, &p); err != nil || p.Version != resumeVersion || p.Path != abs || p.ToolKinds != toolKindsDigest(opts) || p.Build != buildID() {
 		return nil, nil, false
 	}
 	now, err := sources.TailStartAt(abs, p.Offset, p.Seq)
@@ -168,7 +188,7 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 	if err != nil {
 		return err
 	}
-	p := resumePoint{Version: resumeVersion, Path: abs, ToolKinds: toolKindsDigest(opts),
+	p := resumePoint{Version: resumeVersion, Path: abs, ToolKinds: toolKindsDigest(opts), Build: buildID(),
 		Offset: end, Seq: seq, Head: start.Head, Mark: start.Mark, Threads: snap}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err

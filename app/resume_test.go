@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/loggen"
@@ -215,6 +216,19 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 			os.WriteFile(store.file(abs), b[:len(b)/2], 0o600)
 		}},
 		{"from start", func(_ *testing.T, _ string, opts *Options) { opts.FromStart = true }},
+		{"another build", func(t *testing.T, path string, opts *Options) {
+			store := newResumeStore(opts.CacheDir)
+			abs, _ := filepath.Abs(path)
+			b, _ := os.ReadFile(store.file(abs))
+			var p resumePoint
+			if err := json.Unmarshal(b, &p); err != nil {
+				t.Fatal(err)
+			}
+			p.Build += " and another"
+			if b, err := json.Marshal(&p); err != nil || os.WriteFile(store.file(abs), b, 0o600) != nil {
+				t.Fatal(err)
+			}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
