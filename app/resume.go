@@ -36,8 +36,9 @@ var resumeMinBytes int64 = 8 << 20
 // written go first.
 const resumeKeep = 8
 
-// resumeMaxFloor is the most a resume point may hold whatever the log's
-// size; past it and a quarter of the log, none is kept.
+// resumeMaxFloor is what a resume point may hold of a small log: it may
+// hold a quarter of a log, or this much for one under 16 MiB; one bigger
+// than that is not kept.
 const resumeMaxFloor = 4 << 20
 
 // resumeItems and resumeSteps are what a resume point keeps of each

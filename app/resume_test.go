@@ -76,8 +76,15 @@ func screenOf(t *testing.T, rv *resumeView, opts *Options, taken *fold.Threads, 
 		a.Update(tui.TakenUpMsg{Threads: taken})
 	}
 	drive(a, a.Init())
+	waitSaved(t, rv)
+	return a
+}
+
+// waitSaved waits until rv saves nothing, and fails on a save that failed.
+func waitSaved(t *testing.T, rv *resumeView) {
+	t.Helper()
 	if rv == nil {
-		return a
+		return
 	}
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
 		rv.mu.Lock()
@@ -93,7 +100,6 @@ func screenOf(t *testing.T, rv *resumeView, opts *Options, taken *fold.Threads, 
 			t.Fatal("the save does not end")
 		}
 	}
-	return a
 }
 
 // body is the screen without its title bar, which counts what was shed.
@@ -320,5 +326,31 @@ func TestResumePruneClearsLeftovers(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a save under way was removed")
+	}
+}
+
+// The screen folds on while what it kept is saved beside it: the saves
+// read what the screen's fold shares with them, never a change of it
+// (go test -race).
+func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
+	smallResume(t)
+	path, _, _ := generatedLog(t, 20_000, 8)
+	opts := &Options{CacheDir: t.TempDir()}
+	st, _ := os.Stat(path)
+	rv := resumeFor(opts, path, st.Size())
+	_, _, got := followToEnd(t, rv, path)
+	keep := rv.keeper(opts, fold.Options{})
+	// As the screen does: fold, hand a checkpoint over, shed, fold on.
+	ts := fold.NewThreads(fold.Options{})
+	for _, b := range got {
+		for i := 0; i < len(b.Records); i += 100 {
+			ts.Apply(path, b.Records[i:min(i+100, len(b.Records))]...)
+			ts.Shed(200, 20)
+		}
+		keep(path, ts.Checkpoint(), b.End, b.Records[len(b.Records)-1].Seq)
+	}
+	waitSaved(t, rv)
+	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset > st.Size() {
+		t.Fatalf("kept: %v at %+v", ok, from)
 	}
 }
