@@ -22,7 +22,7 @@ With no FILE it plays the embedded demo recording at its recorded pace, with
 the replay controls (space, + and -, . and , 0–9; see agentwatch replay).
 With a FILE it opens the log for review: everything folded, the last step
 selected (--play plays it instead), and follows it if it grows. A big log
-(8 MB or more) opens where the last screen of it left off, when the file
+(8 MiB or more) opens where the last screen of it left off, when the file
 still begins with what that screen read; --from-start reads it all again.
 FILE "-" reads standard input. Keys: ←/→ step, space play, L back to live,
 v layout, t run tree, ↑/↓ scroll, tab focus, q quit; the mouse selects
