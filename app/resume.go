@@ -156,11 +156,43 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) {
 		return nil, nil, false
 	}
-	ts, err = fold.RestoreThreads(p.Threads, fo)
+	snap, one := asSource(p.Threads, path)
+	if !one {
+		return nil, nil, false
+	}
+	ts, err = fold.RestoreThreads(snap, fo)
 	if err != nil {
 		return nil, nil, false
 	}
 	return ts, &now, true
+}
+
+// asSource names the one source of snap's threads as path names the log
+// now: the screen that kept them may have named it otherwise ("run.jsonl"
+// from the log's folder, "/tmp/run.jsonl" from elsewhere), and what
+// arrives now must fold on into the same threads. ok is false when snap
+// has threads of more than one source.
+func asSource(snap fold.ThreadsSnapshot, path string) (fold.ThreadsSnapshot, bool) {
+	was := ""
+	same := func(name string) bool {
+		if was == "" {
+			was = name
+		}
+		return name == was
+	}
+	for i := range snap.Threads {
+		if !same(snap.Threads[i].Source) {
+			return snap, false
+		}
+		snap.Threads[i].Source = path
+	}
+	for i := range snap.Sources {
+		if !same(snap.Sources[i].Source) {
+			return snap, false
+		}
+		snap.Sources[i].Source = path
+	}
+	return snap, true
 }
 
 // save keeps where a screen of the log at path left off: its threads,

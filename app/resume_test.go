@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -352,5 +353,47 @@ func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 	waitSaved(t, rv)
 	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset > st.Size() {
 		t.Fatalf("kept: %v at %+v", ok, from)
+	}
+}
+
+// A log named otherwise the second time (from its folder, then from
+// elsewhere) is taken up all the same, and what is new folds on into the
+// threads taken up, not into threads of another name.
+func TestResumeUnderAnotherName(t *testing.T) {
+	smallResume(t)
+	path, recs, _ := generatedLog(t, 5_000, 9)
+	opts := &Options{CacheDir: t.TempDir()}
+	t.Chdir(filepath.Dir(path))
+	name := filepath.Base(path)
+	st, _ := os.Stat(name)
+	rv := resumeFor(opts, name, st.Size())
+	_, ch, _ := followToEnd(t, rv, name)
+	screenOf(t, rv, opts, nil, ch)
+
+	// More of the same conversation: records of its last thread.
+	tail := recs[len(recs)-50:]
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tail {
+		f.Write(append(bytes.Clone(r.Raw), '\n'))
+	}
+	f.Close()
+
+	st, _ = os.Stat(path)
+	again := resumeFor(opts, path, st.Size())
+	taken, ch, _ := followToEnd(t, again, path)
+	if taken == nil {
+		t.Fatal("the log named by its full path does not take up where it was left under its short name")
+	}
+	a := screenOf(t, again, opts, taken, ch)
+	for _, th := range a.Threads().List() {
+		if th.Source != path {
+			t.Errorf("a thread of source %q; want all of %q", th.Source, path)
+		}
+	}
+	if a.Threads().Len() != taken.Len() {
+		t.Errorf("%d threads after folding on; %d were taken up", a.Threads().Len(), taken.Len())
 	}
 }
