@@ -11,7 +11,7 @@ import (
 // How far a screen has folded a file is known exactly, or not at all: a
 // batch cut in two says its end only once both halves are folded, and a
 // source that started over is no longer known.
-func TestFoldedTo(t *testing.T) {
+func TestFoldedUpTo(t *testing.T) {
 	a := NewThreadsApp(fold.NewThreads(fold.Options{}), nil, AppOptions{})
 	if _, _, ok := a.foldedUpTo("f"); ok {
 		t.Fatal("known before anything was folded")
