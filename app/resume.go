@@ -48,6 +48,38 @@ const resumeMaxFloor = 4 << 20
 // screen that kept it.
 const resumeItems, resumeSteps = 2000, 256
 
+// stepSkeleton is about what a step exports to without its content: the
+// 126 MB log's resume point, 18,406 steps with 256 in full and 2,000
+// items, is 12 MB.
+const stepSkeleton = 600
+
+// exportGuess is about what ts exports to, from what its folds hold: the
+// text of their items (twice: as items and as the protocol's messages),
+// the content of their steps, and a skeleton's worth for every step. It
+// reads what is there and copies nothing, so a fold too big to keep is let
+// go before it is exported.
+func exportGuess(ts *fold.Threads) int64 {
+	var n int64
+	for _, th := range ts.List() {
+		for _, it := range th.Fold.Items() {
+			n += 2*int64(len(it.Text)) + int64(len(it.Data))
+		}
+		for _, s := range th.Fold.Steps() {
+			n += stepSkeleton + int64(len(s.Args)+len(s.ArgsJSON)+len(s.Result)+len(s.ResultJSON))
+			for _, im := range s.Screenshots {
+				n += int64(len(im.Data)) * 4 / 3 // base64
+			}
+			for _, d := range s.Diffs {
+				n += int64(len(d.NewText))
+				if d.OldText != nil {
+					n += int64(len(*d.OldText))
+				}
+			}
+		}
+	}
+	return n
+}
+
 // resumeVersion is the format of a resume point; one of another version
 // is not used.
 const resumeVersion = 1
@@ -213,6 +245,15 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 	if err != nil {
 		return err
 	}
+	limit := max(end/4, resumeMaxFloor)
+	if exportGuess(ts) > limit {
+		// Too big to be worth keeping, and to be written out at all: a
+		// fold of 100,000 tool calls or of one 50 MB message took the
+		// whole machine while it was exported, and a screen that quit
+		// meanwhile did not end within a second.
+		os.Remove(s.file(abs)) // an older one would be taken up wrongly
+		return nil
+	}
 	for _, th := range ts.List() {
 		th.Fold.Shed(resumeItems, resumeSteps)
 		th.Fold.Forget(math.MaxInt)
@@ -231,7 +272,7 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a rename, nothing is there
-	w := &cappedWriter{w: bufio.NewWriterSize(tmp, 256<<10), left: max(end/4, resumeMaxFloor)}
+	w := &cappedWriter{w: bufio.NewWriterSize(tmp, 256<<10), left: limit}
 	err = json.MarshalWrite(w, &p)
 	if err == nil {
 		err = w.w.Flush()

@@ -16,6 +16,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/loggen"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 )
 
@@ -395,5 +396,64 @@ func TestResumeUnderAnotherName(t *testing.T) {
 	}
 	if a.Threads().Len() != taken.Len() {
 		t.Errorf("%d threads after folding on; %d were taken up", a.Threads().Len(), taken.Len())
+	}
+}
+
+// A fold too big to be worth keeping is not exported at all, and an older
+// resume point of the log goes: it would be taken up wrongly.
+func TestResumeLetsABigFoldGo(t *testing.T) {
+	smallResume(t)
+	path := filepath.Join(t.TempDir(), "big-message.jsonl")
+	text := strings.Repeat("words and more words ", 150_000) // 3 MB, kept twice
+	log := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n" +
+		`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}` + "\n" +
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"` + text + `"}` + "\n" +
+		`{"type":"TEXT_MESSAGE_END","messageId":"m"}` + "\n" +
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` + "\n"
+	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &Options{CacheDir: t.TempDir()}
+	store := newResumeStore(opts.CacheDir)
+	os.MkdirAll(store.dir, 0o700)
+	os.WriteFile(store.file(path), []byte(`{"version":1}`), 0o600) // an older one
+	rv := resumeFor(opts, path, int64(len(log)))
+	_, ch, _ := followToEnd(t, rv, path)
+	screenOf(t, rv, opts, nil, ch)
+	if entries, _ := os.ReadDir(store.dir); len(entries) != 0 {
+		t.Errorf("kept %d files for a fold of a 3 MB message", len(entries))
+	}
+}
+
+// exportGuess is near what a fold exports to, for a screen's fold of a
+// generated log and for one big message, so a save can let a big fold go
+// before it is exported.
+func TestExportGuess(t *testing.T) {
+	path, _, _ := generatedLog(t, 20_000, 10)
+	_, ch, _ := followToEnd(t, nil, path)
+	logFold := screenOf(t, nil, nil, nil, ch).Threads()
+	recs, err := sources.ReadAll(strings.NewReader(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"` + strings.Repeat("words ", 200_000) + `"}
+{"type":"TEXT_MESSAGE_END","messageId":"m"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	message := fold.NewThreads(fold.Options{})
+	message.Apply("m", recs...)
+	for name, ts := range map[string]*fold.Threads{"generated log": logFold, "big message": message} {
+		snap, err := ts.Export()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		guess, real := exportGuess(ts), int64(len(b))
+		if guess < real/2 || guess > real*2 {
+			t.Errorf("%s: guessed %d bytes, exports %d", name, guess, real)
+		}
 	}
 }
