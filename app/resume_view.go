@@ -87,11 +87,10 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 		if from != nil {
 			note = fmt.Sprintf(" · taken up at %.0f MB", float64(from.Offset)/1e6)
 		}
-		go func() { // the tail's events, until it ends
+		go func() { // the tail's statuses, until it ends
 			defer close(status)
-			for ev := range events {
-				s := tailStatus(ev)
-				if ev == sources.TailFollowing {
+			for s := range tailStatuses(events) {
+				if s == tailStatus(sources.TailFollowing) {
 					s += note
 				}
 				select {
