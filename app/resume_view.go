@@ -13,6 +13,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // resumeView is a screen of one big log that takes up where the last
@@ -163,7 +164,8 @@ func (rv *resumeView) said(opts *Options) {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
 	if rv.failed != nil {
-		fmt.Fprintf(opts.Stderr, "agentwatch: could not keep where this view of %s left off: %v\n", rv.path, rv.failed)
+		// A file name may hold what a terminal acts on, as may the error.
+		fmt.Fprintln(opts.Stderr, "agentwatch:", sanitize.Plain(fmt.Sprintf("could not keep where this view of %s left off: %v", rv.path, rv.failed)))
 	}
 }
 
