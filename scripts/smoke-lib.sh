@@ -8,17 +8,23 @@ fail() { # fail MESSAGE: say what went wrong, show the screen, stop
 	exit 1
 }
 screen() { tmux capture-pane -p -t "$session"; }
+# Deadlines are kept in microseconds: bash's $SECONDS counts whole seconds,
+# so "1 second" from it could end a tenth of a second after it began.
+micros() { echo "${EPOCHREALTIME//[!0-9]/}"; }
+after() { echo $(($(micros) + $1 * 1000000)); } # after SECONDS: a deadline
 expect() { # expect TEXT [SECONDS]: wait until the screen shows TEXT
-	local deadline=$((SECONDS + ${2:-10}))
+	local deadline
+	deadline=$(after "${2:-10}")
 	until screen | grep -qF -- "$1"; do
-		((SECONDS < deadline)) || fail "screen never showed: $1"
+		(($(micros) < deadline)) || fail "screen never showed: $1"
 		sleep 0.2
 	done
 }
 expect_re() { # expect_re REGEX [SECONDS]: wait until the screen matches REGEX
-	local deadline=$((SECONDS + ${2:-10}))
+	local deadline
+	deadline=$(after "${2:-10}")
 	until screen | grep -qE -- "$1"; do
-		((SECONDS < deadline)) || fail "screen never matched: $1"
+		(($(micros) < deadline)) || fail "screen never matched: $1"
 		sleep 0.2
 	done
 }

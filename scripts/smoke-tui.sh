@@ -195,14 +195,15 @@ tmux send-keys -t "$session" Home
 expect "func tailW" 20
 quit
 
-# tail: events appended to a growing log reach the screen at once: the
-# first step's label shows within a second of being written, with LIVE.
+# tail: events appended to a growing log reach the screen as they arrive:
+# the first step's label shows, with LIVE, before anything more is written.
+# (How soon is the benchmarks' to measure; a loaded machine decides it here.)
 log=$work/growing.jsonl
 : >"$log"
 run 160x48 tail "$log"
 expect "waiting for the agent" 10
 head -n 52 assets/demo.jsonl >>"$log" # up to the first tool call (ls -la)
-expect "ls -la" 1
+expect "ls -la" 5
 expect "LIVE" 2
 tail -n +53 assets/demo.jsonl | while IFS= read -r line; do printf '%s\n' "$line" >>"$log"; done
 expect "step 30 of 30" 10
