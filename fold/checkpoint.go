@@ -127,8 +127,8 @@ func (st *state) independent() state {
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
 		Answered:          st.Reduce.Answered.share(),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
-		Gone:              maps.Clone(st.Reduce.Gone),
-		GoneCalls:         maps.Clone(st.Reduce.GoneCalls),
+		Gone:              st.Reduce.Gone.share(),
+		GoneCalls:         st.Reduce.GoneCalls.share(),
 		Tail:              slices.Clip(st.Reduce.Tail),
 		TailCalls:         slices.Clip(st.Reduce.TailCalls),
 		Forgotten:         st.Reduce.Forgotten, // never changed in place

@@ -69,7 +69,7 @@ func (f *Fold) forget(keepSteps int, all bool) Forgot {
 	out.Owners = f.forgetOwners()
 	out.Diagnostics = f.forgetDiagnostics()
 	r, d := &f.st.Reduce, &f.st.Display
-	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && len(r.Gone)+len(r.GoneCalls)+len(d.Gone) == 0 {
+	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && r.Gone.len()+r.GoneCalls.len()+len(d.Gone) == 0 {
 		// Nothing made since the last call and no tombstone to age: the
 		// call changes nothing, and is not counted (a quiet thread's
 		// checkpoint stays the one it has).
@@ -119,20 +119,9 @@ func (f *Fold) forgetTombstones(all bool) int {
 			old = f.st.Forgets + 1
 		}
 		var hs []uint64
-		for id, g := range r.Gone {
-			if g.Gen < old {
-				delete(r.Gone, id)
-				hs = append(hs, hashID(id))
-				n++
-			}
-		}
+		n += r.Gone.dropBefore(old, func(id string) { hs = append(hs, hashID(id)) })
 		r.Forgotten = r.Forgotten.with(hs)
-		for id, g := range r.GoneCalls {
-			if g.Gen < old {
-				delete(r.GoneCalls, id)
-				n++
-			}
-		}
+		n += r.GoneCalls.dropBefore(old, nil)
 	}
 	var hs []uint64
 	for k, seq := range d.Gone {
@@ -149,10 +138,10 @@ func (f *Fold) forgetTombstones(all bool) int {
 		return 0
 	}
 	// Copies: a checkpoint may share the lists' arrays.
-	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { _, ok := r.Gone[id]; return !ok })
-	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { _, ok := r.GoneCalls[id]; return !ok })
-	// Maps do not shrink: copies of what is left let the rest go.
-	r.Gone, r.GoneCalls, d.Gone = cloneOrNil(r.Gone), cloneOrNil(r.GoneCalls), cloneOrNil(d.Gone)
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.has(id) })
+	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { return !r.GoneCalls.has(id) })
+	// Maps do not shrink: a copy of what is left lets the rest go.
+	d.Gone = cloneOrNil(d.Gone)
 	return n
 }
 
@@ -182,10 +171,10 @@ func (f *Fold) forgetOwners() int {
 	for _, s := range d.Steps {
 		name(s.ToolCallID)
 	}
-	for id := range r.Gone {
+	for id := range r.Gone.all() {
 		name(id)
 	}
-	for id := range r.GoneCalls {
+	for id := range r.GoneCalls.all() {
 		name(id)
 	}
 	for k := range d.Gone {

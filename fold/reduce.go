@@ -23,8 +23,8 @@ type reduceState struct {
 	// they held. The reference still has them: an event that names one
 	// goes as it would have, as far as it can without the message
 	// (shed.go).
-	Gone      map[string]goneMessage `json:"gone,omitempty"`
-	GoneCalls map[string]goneCall    `json:"goneCalls,omitempty"`
+	Gone      tombs[goneMessage] `json:"gone,omitempty"`
+	GoneCalls tombs[goneCall]    `json:"goneCalls,omitempty"`
 	// Tail and TailCalls are the tombstones whose message was last when
 	// dropped: the next message added at the end becomes their Next.
 	Tail      []string `json:"tail,omitempty"`
@@ -252,7 +252,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
-				if _, gone := r.Gone[m.ID]; r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
+				if gone := r.Gone.has(m.ID); r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
 					r.push(cloneMessage(m))
 				}
 			}
@@ -310,7 +310,7 @@ func (r *reduceState) openMessage(id string, role agui.Role, name agui.OptString
 		return
 	}
 	target := existing
-	if g, gone := r.Gone[id]; target == nil && gone {
+	if g, gone := r.Gone.get(id); target == nil && gone {
 		// The reference reopens the dropped message, with its role, where
 		// it was.
 		target = &agui.Message{ID: id, Role: g.Role, Content: agui.TextContent("")}
@@ -380,12 +380,12 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 		mergeInto(&tc.Metadata, &e.Base)
 		return
 	}
-	if g, gone := r.GoneCalls[e.ToolCallID]; gone {
+	if g, gone := r.GoneCalls.get(e.ToolCallID); gone {
 		// The reference finds the call in the message Shed dropped.
 		if g.Name != e.ToolCallName {
 			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, g.Name, e.ToolCallName)
 			g.Name = e.ToolCallName
-			r.GoneCalls[e.ToolCallID] = g
+			r.GoneCalls.set(e.ToolCallID, g)
 		}
 		return
 	}
@@ -393,7 +393,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	created, at := false, -1
 	if e.ParentMessageID != "" {
 		existing := r.find(e.ParentMessageID)
-		g, gone := r.Gone[e.ParentMessageID]
+		g, gone := r.Gone.get(e.ParentMessageID)
 		role := g.Role
 		if existing != nil {
 			role, gone = existing.Role, false
@@ -420,7 +420,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	if created {
 		// A message created here may reuse an id already present (the
 		// reference does not check); it counts as new for the subagent tag.
-		if _, gone := r.Gone[target.ID]; e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
+		if gone := r.Gone.has(target.ID); e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
 			target.SubagentRunID = e.SubagentRunID
 		}
 		if at >= 0 {
@@ -453,7 +453,7 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	owner := r.assistantWith(e.ToolCallID)
 	at, ownerAt := r.resultAt(owner)
 	if ownerAt < 0 {
-		if g, gone := r.GoneCalls[e.ToolCallID]; gone && g.After {
+		if g, gone := r.GoneCalls.get(e.ToolCallID); gone && g.After {
 			r.insert(r.before(g.Next), m) // after the dropped message's results
 			return
 		}

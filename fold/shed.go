@@ -263,12 +263,9 @@ func (f *Fold) shedMessages() int {
 			kept = append(kept, m)
 			continue
 		}
-		if r.Gone == nil {
-			r.Gone = map[string]goneMessage{}
-		}
-		if _, seen := r.Gone[m.ID]; !seen || ms[i] == r.byID.get(m.ID) {
+		if seen := r.Gone.has(m.ID); !seen || ms[i] == r.byID.get(m.ID) {
 			// The first with the id, as find sees it.
-			r.Gone[m.ID] = goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets}
+			r.Gone.set(m.ID, goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets})
 			if from[i+1] == "" {
 				r.Tail = append(r.Tail, m.ID)
 			}
@@ -277,11 +274,8 @@ func (f *Fold) shedMessages() int {
 			if r.toolOwner.get(tc.ID) != m {
 				continue // a call is known by the first message holding it
 			}
-			if r.GoneCalls == nil {
-				r.GoneCalls = map[string]goneCall{}
-			}
 			g := goneCall{Name: tc.Function.Name, Gen: f.st.Forgets}.after(ms, i, tc.ID, from)
-			r.GoneCalls[tc.ID] = g
+			r.GoneCalls.set(tc.ID, g)
 			if g.After && g.Next == "" {
 				r.TailCalls = append(r.TailCalls, tc.ID)
 			}

@@ -66,14 +66,14 @@ func (g goneCall) after(ms []*agui.Message, i int, call string, from []string) g
 // the message next: next's index, or where next's tombstone places it when
 // next was dropped too; the end when nothing places it.
 func (r *reduceState) before(next string) int {
-	for range len(r.Gone) + 1 {
+	for range r.Gone.len() + 1 {
 		if next == "" {
 			break
 		}
 		if m := r.find(next); m != nil {
 			return r.index(m)
 		}
-		g, ok := r.Gone[next]
+		g, ok := r.Gone.get(next)
 		if !ok {
 			break
 		}
@@ -96,15 +96,15 @@ func (r *reduceState) insert(at int, m *agui.Message) {
 // tombstones of messages that were last when dropped.
 func (r *reduceState) follow(id string) {
 	for _, t := range r.Tail {
-		if g, ok := r.Gone[t]; ok && g.Next == "" {
+		if g, ok := r.Gone.get(t); ok && g.Next == "" {
 			g.Next = id
-			r.Gone[t] = g
+			r.Gone.set(t, g)
 		}
 	}
 	for _, t := range r.TailCalls {
-		if g, ok := r.GoneCalls[t]; ok && g.Next == "" {
+		if g, ok := r.GoneCalls.get(t); ok && g.Next == "" {
 			g.Next = id
-			r.GoneCalls[t] = g
+			r.GoneCalls.set(t, g)
 		}
 	}
 	r.Tail, r.TailCalls = nil, nil

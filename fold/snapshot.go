@@ -52,13 +52,13 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		}
 		seen[m.ID] = true
 	}
-	if len(r.Gone) > 0 {
+	if r.Gone.len() > 0 {
 		// Messages Shed dropped were local to the reference, which replaces
 		// them where they were: before the local ones that stay, as Shed
 		// drops the oldest.
 		var back []*agui.Message
 		for _, m := range incoming {
-			if _, gone := r.Gone[m.ID]; gone && !seen[m.ID] {
+			if r.Gone.has(m.ID) && !seen[m.ID] {
 				back = append(back, byID[m.ID])
 				seen[m.ID] = true
 			}
@@ -75,14 +75,12 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	r.reindex()
 	// What the reference removed is gone from it too; the reasoning it
 	// keeps when the snapshot has none stays dropped.
-	for id, g := range r.Gone {
-		if seen[id] || g.Role != agui.RoleReasoning || hasReasoning {
-			delete(r.Gone, id)
-		}
-	}
-	clear(r.GoneCalls)
+	r.Gone.deleteIf(func(id string, g goneMessage) bool {
+		return seen[id] || g.Role != agui.RoleReasoning || hasReasoning
+	})
+	r.GoneCalls.clear()
 	// A copy: a checkpoint may share the list's array.
-	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { _, ok := r.Gone[id]; return !ok })
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.has(id) })
 	r.TailCalls = nil
 }
 
@@ -141,7 +139,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		fresh.SubagentRunID = e.SubagentRunID
 	}
 	var target *agui.Message
-	g, gone := r.Gone[e.MessageID]
+	g, gone := r.Gone.get(e.MessageID)
 	switch {
 	case existing == nil && gone:
 		// Shed keeps activity messages: the dropped one is of another
@@ -149,7 +147,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		// told to.
 		if replace {
 			r.insert(r.before(g.Next), fresh)
-			delete(r.Gone, e.MessageID)
+			r.Gone.del(e.MessageID)
 			target = fresh
 		}
 	case existing == nil:
