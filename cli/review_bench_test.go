@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkReviewProcess opens the 126 MB, 700,000-event loggen log on the
+// screen as a person does, `agentwatch big.jsonl` in a 160×48 terminal (a
+// pseudo-terminal, drawn by a terminal emulator), twice: first with
+// nothing kept of it, then again, where that screen left off. It reports
+// first-frame-ms, from the start to the first frame (budget: under 300 ms,
+// with the reading's progress shown, which the benchmark requires);
+// read-s, from the start to the log read to its end (the last step shown,
+// no progress left in the title); peak-rss/file, the peak resident memory
+// once the log is read and its resume point kept, against the file's size
+// (budget: 1.5×); and reopen-end-s, from the second open's start to the
+// end on screen, taken up where the first left off.
+//
+//	go test ./cli/ -run '^$' -bench ReviewProcess -benchtime 3x
+func BenchmarkReviewProcess(b *testing.B) {
+	bin := agentwatchBinary(b)
+	path, size, _ := benchLog(b, b.TempDir(), 700_000)
+	var firstFrame, read, reopen time.Duration
+	var peak int64
+	for b.Loop() {
+		cache := b.TempDir()
+		// The log is named from its folder, so that the title has room
+		// for the progress after it.
+		s := startScreen(b, bin, filepath.Dir(path), cache, 160, 48, filepath.Base(path))
+		firstFrame += s.waitFor("a first frame", 30*time.Second, func(sc string) bool {
+			return strings.Contains(sc, "agent computer")
+		})
+		s.waitFor("the reading's progress", 30*time.Second, func(sc string) bool {
+			return strings.Contains(sc, "reading ")
+		})
+		read += s.waitFor("the log read to its end", 2*time.Minute, readToEnd)
+		waitForResumePoint(b, filepath.Join(cache, "agentwatch", "resume"))
+		peak = max(peak, s.peakRSS())
+		s.quit()
+
+		again := startScreen(b, bin, filepath.Dir(path), cache, 160, 48, filepath.Base(path))
+		reopen += again.waitFor("the log taken up", time.Minute, func(sc string) bool {
+			return strings.Contains(sc, "taken up at") && readToEnd(sc)
+		})
+		again.quit()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(firstFrame.Milliseconds())/n, "first-frame-ms")
+	b.ReportMetric(read.Seconds()/n, "read-s")
+	b.ReportMetric(reopen.Seconds()/n, "reopen-end-s")
+	if peak > 0 {
+		b.ReportMetric(float64(peak)/float64(size), "peak-rss/file")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-rss-MiB")
+	}
+}
+
+// lastStep matches the step bar once it shows the last step: "step N of N".
+var lastStep = regexp.MustCompile(`step (\d+) of (\d+)`)
+
+// readToEnd reports whether the screen shows the log read to its end: no
+// progress in the title, and the last step selected.
+func readToEnd(screen string) bool {
+	if strings.Contains(screen, "reading ") {
+		return false
+	}
+	m := lastStep.FindStringSubmatch(screen)
+	return m != nil && m[1] == m[2]
+}
+
+// waitForResumePoint waits until dir holds a resume point: the screen keeps
+// one beside it once the log is read to its end.
+func waitForResumePoint(b *testing.B, dir string) {
+	b.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".json") {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.Fatalf("no resume point in %s after a minute", dir)
+}
