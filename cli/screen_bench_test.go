@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -87,4 +89,53 @@ func waitForResumePoint(b *testing.B, dir string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	b.Fatalf("no resume point in %s after a minute", dir)
+}
+
+// BenchmarkReplayProcess replays the 126 MB, 700,000-event loggen log on
+// the screen, `agentwatch replay big.jsonl` in a 160×48 pseudo-terminal,
+// waits for it to be indexed, seeks to its end (End) and quits. It
+// reports first-frame-ms, index-s (from the start to the log indexed),
+// end-s (from End to the last event on screen), and peak-rss/file, the
+// peak resident memory at the end against the file's size (budget: 1.5×).
+//
+//	go test ./cli/ -run '^$' -bench ReplayProcess -benchtime 3x
+func BenchmarkReplayProcess(b *testing.B) {
+	bin := agentwatchBinary(b)
+	path, size, events := benchLog(b, b.TempDir(), 700_000)
+	all := "/" + strconv.Itoa(events)
+	var firstFrame, indexed, end time.Duration
+	var peak int64
+	for b.Loop() {
+		s := startScreen(b, bin, filepath.Dir(path), b.TempDir(), 160, 48, "replay", filepath.Base(path))
+		firstFrame += s.waitFor("a first frame", 30*time.Second, func(sc string) bool {
+			return strings.Contains(sc, "agent computer")
+		})
+		indexed += s.waitFor("the log indexed", 2*time.Minute, func(sc string) bool {
+			return strings.Contains(sc, all) && !strings.Contains(sc, "indexing")
+		})
+		io.WriteString(s.tty, "\x1b[F") // End, as an xterm sends it
+		pressed := time.Since(s.start)
+		end += s.waitFor("the last event", time.Minute, func(sc string) bool {
+			return strings.Contains(sc, all) && atLastEvent(sc)
+		}) - pressed
+		peak = max(peak, s.peakRSS())
+		s.quit()
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(firstFrame.Milliseconds())/n, "first-frame-ms")
+	b.ReportMetric(indexed.Seconds()/n, "index-s")
+	b.ReportMetric(end.Seconds()/n, "end-s")
+	if peak > 0 {
+		b.ReportMetric(float64(peak)/float64(size), "peak-rss/file")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-rss-MiB")
+	}
+}
+
+// replayAt matches the replay bar's position: "413/840" at a line's end.
+var replayAt = regexp.MustCompile(`(?m) (\d+)/(\d+)\s*$`)
+
+// atLastEvent reports whether the replay bar shows the last event.
+func atLastEvent(screen string) bool {
+	m := replayAt.FindStringSubmatch(screen)
+	return m != nil && m[1] == m[2]
 }
