@@ -97,6 +97,15 @@ func (s *screenProc) waitFor(what string, limit time.Duration, ok func(screen st
 	}
 }
 
+// firstFrame waits for the first frame, and returns how long after the
+// start it came.
+func (s *screenProc) firstFrame() time.Duration {
+	s.b.Helper()
+	return s.waitFor("a first frame", 30*time.Second, func(sc string) bool {
+		return strings.Contains(sc, "agent computer")
+	})
+}
+
 // peakRSS is the process's peak resident memory in bytes so far (0 when
 // the system does not say).
 func (s *screenProc) peakRSS() int64 {
