@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"cmp"
 	"iter"
 	"maps"
 	"slices"
@@ -156,15 +157,7 @@ func (t *tombs[V]) holding(id string) int {
 
 // at returns the index of generation gen, added when there is none.
 func (t *tombs[V]) at(gen uint64) int {
-	i, found := slices.BinarySearchFunc(t.gens, gen, func(g tombGen[V], gen uint64) int {
-		switch {
-		case g.gen < gen:
-			return -1
-		case g.gen > gen:
-			return 1
-		}
-		return 0
-	})
+	i, found := slices.BinarySearchFunc(t.gens, gen, func(g tombGen[V], gen uint64) int { return cmp.Compare(g.gen, gen) })
 	if !found {
 		t.gens = slices.Insert(t.gens, i, tombGen[V]{gen: gen, m: map[string]V{}})
 	}
