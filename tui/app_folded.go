@@ -72,8 +72,15 @@ func (a *App) Threads() *fold.Threads {
 // keepEvery is the least time between two checkpoints given to Keep.
 const keepEvery = 30 * time.Second
 
+// keepGrowth is how much a source must have grown since the end last
+// given to Keep, as a share of that end, before it is given again: a
+// checkpoint costs time in proportion to the fold, and one that is older
+// by this share only makes the next open fold that much more.
+const keepGrowth = 8 // an eighth
+
 // keepFolded gives Keep a checkpoint of the threads when a file source is
-// read to its end and folded, and it was not given this end already.
+// read to its end and folded, the first time and then once it has grown
+// by an eighth, at most every keepEvery.
 func (a *App) keepFolded() {
 	if a.opts.Keep == nil || a.mode != modeThreads {
 		return
@@ -85,7 +92,10 @@ func (a *App) keepFolded() {
 	for source := range a.folded {
 		end, seq, ok := a.foldedUpTo(source)
 		p, reading := a.progress[source]
-		if !ok || end == a.kept[source] || !reading || p.read < p.size {
+		if !ok || !reading || p.read < p.size {
+			continue
+		}
+		if last, was := a.kept[source]; was && end-last < max(last/keepGrowth, 1) {
 			continue
 		}
 		if a.kept == nil {

@@ -55,7 +55,8 @@ func TestTakenUp(t *testing.T) {
 }
 
 // Keep is given a checkpoint once a file is read to its end and folded,
-// not while it is being read, and not again before keepEvery passed.
+// not while it is being read, and not again before keepEvery passed and
+// the file grew by an eighth.
 func TestKeepWhenReadToTheEnd(t *testing.T) {
 	now := time.Unix(1e9, 0)
 	type kept struct {
@@ -96,5 +97,16 @@ func TestKeepWhenReadToTheEnd(t *testing.T) {
 	batch(13, 2, 1400, 1400)
 	if len(got) != 2 || got[1] != (kept{1400, 14, 14}) {
 		t.Fatalf("after %v: kept %v; want a second {1400 14 14}", keepEvery, got)
+	}
+	// Grown by less than an eighth of what was kept: not again, however
+	// long since; by an eighth, again.
+	now = now.Add(10 * keepEvery)
+	batch(15, 2, 1400+1400/keepGrowth-1, 1400+1400/keepGrowth-1)
+	if len(got) != 2 {
+		t.Fatalf("kept again after growing by less than 1/%d: %v", keepGrowth, got)
+	}
+	batch(17, 2, 1400+1400/keepGrowth, 1400+1400/keepGrowth)
+	if len(got) != 3 || got[2] != (kept{1400 + 1400/keepGrowth, 18, 18}) {
+		t.Fatalf("grown by 1/%d: kept %v; want a third at %d", keepGrowth, got, 1400+1400/keepGrowth)
 	}
 }
