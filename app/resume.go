@@ -245,18 +245,19 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 	if err != nil {
 		return err
 	}
+	for _, th := range ts.List() {
+		th.Fold.Shed(resumeItems, resumeSteps)
+		th.Fold.Forget(math.MaxInt)
+	}
 	limit := max(end/4, resumeMaxFloor)
 	if exportGuess(ts) > limit {
 		// Too big to be worth keeping, and to be written out at all: a
 		// fold of 100,000 tool calls or of one 50 MB message took the
 		// whole machine while it was exported, and a screen that quit
-		// meanwhile did not end within a second.
-		os.Remove(s.file(abs)) // an older one would be taken up wrongly
+		// meanwhile did not end within a second. A point kept earlier
+		// stays: the log only grew since (else it is refused when read),
+		// and folding on from it is still shorter than from the start.
 		return nil
-	}
-	for _, th := range ts.List() {
-		th.Fold.Shed(resumeItems, resumeSteps)
-		th.Fold.Forget(math.MaxInt)
 	}
 	snap, err := ts.Export()
 	if err != nil {
@@ -281,8 +282,7 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 		err = cerr
 	}
 	if errors.Is(err, errResumeTooBig) {
-		os.Remove(s.file(abs)) // an older one would be taken up wrongly
-		return nil
+		return nil // as for a guess too big: a point kept earlier stays
 	}
 	if err != nil {
 		return err

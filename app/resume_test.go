@@ -416,12 +416,14 @@ func TestResumeLetsABigFoldGo(t *testing.T) {
 	opts := &Options{CacheDir: t.TempDir()}
 	store := newResumeStore(opts.CacheDir)
 	os.MkdirAll(store.dir, 0o700)
-	os.WriteFile(store.file(path), []byte(`{"version":1}`), 0o600) // an older one
+	older := []byte(`{"version":1}`) // one kept earlier
+	os.WriteFile(store.file(path), older, 0o600)
 	rv := resumeFor(opts, path, int64(len(log)))
 	_, ch, _ := followToEnd(t, rv, path)
 	screenOf(t, rv, opts, nil, ch)
-	if entries, _ := os.ReadDir(store.dir); len(entries) != 0 {
-		t.Errorf("kept %d files for a fold of a 3 MB message", len(entries))
+	entries, _ := os.ReadDir(store.dir)
+	if kept, _ := os.ReadFile(store.file(path)); len(entries) != 1 || !bytes.Equal(kept, older) {
+		t.Errorf("for a fold of a 3 MB message: %d files, the one kept earlier now %q; want it alone, as it was", len(entries), kept)
 	}
 }
 
