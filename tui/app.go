@@ -299,6 +299,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
 		return a, nil
 	case quietTickMsg:
+		a.keepFolded() // a log that grew, then went quiet
 		return a, a.pump()
 	case readBackMsg:
 		a.onReadBack(msg)

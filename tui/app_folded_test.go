@@ -56,7 +56,7 @@ func TestTakenUp(t *testing.T) {
 
 // Keep is given a checkpoint once a file is read to its end and folded,
 // not while it is being read, and not again before keepEvery passed and
-// the file grew by an eighth.
+// the file grew by an eighth; a quiet tick keeps what a batch could not.
 func TestKeepWhenReadToTheEnd(t *testing.T) {
 	now := time.Unix(1e9, 0)
 	type kept struct {
@@ -108,5 +108,20 @@ func TestKeepWhenReadToTheEnd(t *testing.T) {
 	batch(17, 2, 1400+1400/keepGrowth, 1400+1400/keepGrowth)
 	if len(got) != 3 || got[2] != (kept{1400 + 1400/keepGrowth, 18, 18}) {
 		t.Fatalf("grown by 1/%d: kept %v; want a third at %d", keepGrowth, got, 1400+1400/keepGrowth)
+	}
+	// A log that grew, then went quiet before keepEvery passed, is kept
+	// on a quiet tick once it has.
+	batch(19, 2, 2000, 2000)
+	if len(got) != 3 {
+		t.Fatalf("kept again before %v: %v", keepEvery, got)
+	}
+	a.Update(quietTickMsg{})
+	if len(got) != 3 {
+		t.Fatalf("kept on a quiet tick before %v: %v", keepEvery, got)
+	}
+	now = now.Add(keepEvery)
+	a.Update(quietTickMsg{})
+	if len(got) != 4 || got[3] != (kept{2000, 20, 20}) {
+		t.Fatalf("quiet for %v: kept %v; want a fourth {2000 20 20}", keepEvery, got)
 	}
 }
