@@ -109,6 +109,13 @@ func (c *Content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
+		if !v.IsValid() {
+			// As for an object: the parts' raw members (metadata) must not
+			// keep bytes a strict encoder refuses.
+			if clean, ok := Normalize(v.Clone()); ok {
+				v = clean
+			}
+		}
 		var parts []ContentPart
 		if err := unmarshal(v, &parts); err != nil {
 			return err
