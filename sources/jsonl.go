@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"strconv"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // jsonlReader reads JSON Lines: one event per line, blank lines skipped. A
@@ -32,7 +34,7 @@ func (j *jsonlReader) next() (item, error) {
 			continue
 		}
 		at := ln.start + int64(lead)
-		sp := span{at: at, num: ln.num, col: int64(lead), rawAt: at}
+		sp := span{at: at, num: ln.num, col: int64(lead), rawAt: at, owned: ln.owned}
 		if !ln.ended {
 			sp.unread = int64(len(text))
 		}
@@ -50,6 +52,7 @@ type span struct {
 	col    int64 // column of the first byte, from 0; < 0 for none (SSE data)
 	unread int64 // > 0 when the input ended inside them: bytes not read
 	rawAt  int64 // offset of the first byte; < 0 when they are not one span of the input
+	owned  bool  // the bytes are value's to keep: no copy is needed
 }
 
 // place records where an item's raw bytes are in the input, when they are
@@ -69,9 +72,12 @@ func value(text []byte, sp span) item {
 	if text[0] == '{' && sp.unread == 0 {
 		// Decoding parses it anyway: check only if it turns out unreadable
 		// (saves a full validation pass on every event).
-		raw := bytes.Clone(text)
-		// The check reads the owned copy: text is the line buffer, reused
-		// before a pipelined decoder gets to this item.
+		raw := text
+		if !sp.owned {
+			// The check reads the owned copy: text is the line buffer,
+			// reused before a pipelined decoder gets to this item.
+			raw = piecewise.Clone(text)
+		}
 		return sp.place(item{raw: raw, lazy: true, at: sp})
 	}
 	return checkedValue(text, sp)
@@ -80,7 +86,7 @@ func value(text []byte, sp span) item {
 // checkedValue is value with the JSON validated first.
 func checkedValue(text []byte, sp span) item {
 	if validJSON(text) {
-		raw := bytes.Clone(text)
+		raw := piecewise.Clone(text)
 		if raw[0] != '{' {
 			return sp.place(item{raw: raw, bad: notObject(raw, sp.at, lineAt(sp.num))})
 		}

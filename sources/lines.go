@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // headBytes is how much of an over-long line is kept: enough to see which
@@ -18,10 +20,12 @@ const keepBytes = 1 << 20
 // the read buffer's size are returned in place; longer ones are gathered up
 // to the event limit, and beyond it discarded as they stream past.
 type lineReader struct {
-	in   *bufio.Reader
-	off  int64 // offset of the next line's first byte
-	num  int   // number of the last line returned
-	long []byte
+	in    *bufio.Reader
+	off   int64 // offset of the next line's first byte
+	num   int   // number of the last line returned
+	long  []byte
+	parts [][]byte // a long line's pieces, joined when it ends
+	size  int      // their length
 }
 
 // line is one line of input.
@@ -31,16 +35,14 @@ type line struct {
 	num   int    // line number, from 1
 	over  bool   // longer than the limit: text holds only its first bytes
 	ended bool   // ended with a newline (false for a last, partial line)
+	owned bool   // text is the caller's to keep: no later call reuses it
 }
 
 // next returns the next line, or io.EOF when the input ends, or the I/O
 // error that stopped it. Lines longer than limit bytes come back with over
 // set and only their head.
 func (l *lineReader) next(limit int64) (line, error) {
-	if cap(l.long) > keepBytes {
-		l.long = nil
-	}
-	l.long = l.long[:0]
+	l.long, l.parts, l.size = l.long[:0], l.parts[:0], 0
 	ln := line{start: l.off, num: l.num + 1}
 	var n int64
 	for {
@@ -59,11 +61,17 @@ func (l *lineReader) next(limit int64) (line, error) {
 		l.off += n
 		l.num++
 		ln.ended = err == nil
-		if len(l.long) == 0 && !ln.over {
-			ln.text = chunk
-		} else {
-			l.gather(&ln, chunk, limit)
+		switch {
+		case ln.over:
 			ln.text = l.long
+		case len(l.parts) == 0:
+			ln.text = chunk
+		default:
+			if l.gather(&ln, chunk, limit); ln.over {
+				ln.text = l.long
+			} else {
+				ln.text, ln.owned = l.join()
+			}
 		}
 		ln.text = bytes.TrimSuffix(ln.text, []byte{'\n'})
 		ln.text = bytes.TrimSuffix(ln.text, []byte{'\r'})
@@ -76,16 +84,40 @@ func (l *lineReader) next(limit int64) (line, error) {
 }
 
 // gather adds a piece of a long line, keeping at most limit bytes (plus a
-// line end) and only the head once the line is over the limit.
+// line end) and only the head once the line is over the limit. The pieces
+// are kept apart until the line ends: growing one buffer would copy the
+// line again at every doubling, each time in one long copy (see
+// internal/piecewise).
 func (l *lineReader) gather(ln *line, chunk []byte, limit int64) {
 	if ln.over {
 		return
 	}
-	if int64(len(l.long)+len(chunk)) > limit+2 {
+	if int64(l.size+len(chunk)) > limit+2 {
 		ln.over = true
-		l.long = append(l.long, chunk[:min(len(chunk), headBytes)]...)
-		l.long = l.long[:min(len(l.long), headBytes)]
+		for _, p := range append(l.parts, chunk) {
+			l.long = append(l.long, p[:min(len(p), headBytes-len(l.long))]...)
+		}
+		l.parts, l.size = l.parts[:0], 0
 		return
 	}
-	l.long = append(l.long, chunk...)
+	l.parts = append(l.parts, bytes.Clone(chunk))
+	l.size += len(chunk)
+}
+
+// join returns the long line's pieces as one, and whether it is the
+// caller's to keep: a line bigger than keepBytes is not kept for the next
+// one, so it need not be copied again.
+func (l *lineReader) join() ([]byte, bool) {
+	owned := l.size > keepBytes
+	var out []byte
+	if !owned {
+		out = l.long[:0]
+	}
+	out = piecewise.Join(out, l.parts, l.size)
+	clear(l.parts)
+	l.parts = l.parts[:0]
+	if !owned {
+		l.long = out
+	}
+	return out, owned
 }
