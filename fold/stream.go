@@ -1,6 +1,10 @@
 package fold
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
+)
 
 // textStreams grows the texts that arrive a delta at a time: message and
 // reasoning content, tool-call arguments, item text. Appending to a Go
@@ -41,10 +45,12 @@ func (s *textStreams[K]) append(k K, cur, delta string) string {
 		}
 		b = &strings.Builder{}
 		b.Grow(len(cur) + len(delta))
-		b.WriteString(cur)
-		s.open[k] = b
+		piecewise.WriteString(b, cur)
+	} else {
+		b = piecewise.Grow(b, len(delta))
 	}
-	b.WriteString(delta)
+	s.open[k] = b
+	piecewise.WriteString(b, delta)
 	return b.String()
 }
 

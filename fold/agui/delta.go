@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/agentwatch/agentwatch/internal/piecewise"
+
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -159,10 +161,11 @@ func jsonString(raw []byte, i int) (string, int, bool) {
 		if !utf8.Valid(s) {
 			return "", i, false
 		}
-		return string(s), j + 1, true
+		return piecewise.String(s), j + 1, true
 	}
-	out := make([]byte, 0, j-start+16)
-	out = append(out, raw[start:j]...)
+	// Unescaping never lengthens a string: out never has to grow.
+	out := make([]byte, 0, len(raw)-start)
+	out = piecewise.Append(out, raw[start:j])
 	for ; j < len(raw); j++ {
 		c := raw[j]
 		switch {
@@ -170,7 +173,7 @@ func jsonString(raw []byte, i int) (string, int, bool) {
 			if !utf8.Valid(out) {
 				return "", i, false
 			}
-			return string(out), j + 1, true
+			return piecewise.String(out), j + 1, true
 		case c < 0x20:
 			return "", i, false
 		case c != '\\':

@@ -98,11 +98,19 @@ func (c *Content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		*c = Content{}
 		return err
 	case '"':
-		tok, err := d.ReadToken()
+		v, err := d.ReadValue()
 		if err != nil {
 			return err
 		}
-		*c = Content{Text: tok.String(), Present: true}
+		// A big text is unquoted a piece at a time (jsonString), as the
+		// general decoder does not; any other goes the general way.
+		text, end, ok := jsonString(v, 0)
+		if !ok || end != len(v) {
+			if err := unmarshal(v, &text); err != nil {
+				return err
+			}
+		}
+		*c = Content{Text: text, Present: true}
 		return nil
 	case '[':
 		v, err := d.ReadValue()
