@@ -16,8 +16,10 @@ import (
 // `validate` and `fold` on one tool call with 1,000,000 argument deltas,
 // 100,000 tool calls and 100,000 state deltas, and `fold` on state patched
 // as deep as agentwatch keeps it next to snapshots 9,000 levels deep (which
-// it refuses). Each must finish in under 3 s; it reports the time of one
-// run and the peak resident memory.
+// it refuses), and `fold` on one 50 MiB message and one 50 MiB command
+// output (events that took 4 s before their text was copied a piece at a
+// time: see internal/piecewise). Each must finish in under 3 s; it reports
+// the time of one run and the peak resident memory.
 //
 //	go test ./cli/ -run '^$' -bench HostileProcess -benchtime 1x
 func BenchmarkHostileProcess(b *testing.B) {
@@ -32,6 +34,8 @@ func BenchmarkHostileProcess(b *testing.B) {
 		{"tool-calls", 100_000, []string{"steps", "validate", "fold"}},
 		{"state-deltas", 100_000, []string{"steps", "validate", "fold"}},
 		{"deep-state", 20, []string{"fold"}},
+		{"message", 50 << 20, []string{"fold"}},
+		{"output", 50 << 20, []string{"fold"}},
 	} {
 		path := filepath.Join(dir, c.kind+".jsonl")
 		writeHostile(b, path, c.kind, c.n)
