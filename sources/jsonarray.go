@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // defaultSlack is how far past the event limit the decoder may read before
@@ -149,7 +151,7 @@ func (a *arrayReader) element() (item, error) {
 	at := end - int64(len(v))
 	var raw []byte
 	if int64(len(v)) <= a.limit {
-		raw = bytes.Clone(v)
+		raw = piecewise.Clone(v)
 	}
 	if len(v) > keepBytes {
 		// The decoder's buffer grew to hold this event; start a new one

@@ -55,3 +55,33 @@ func TestLongLinesKeptApart(t *testing.T) {
 		}
 	}
 }
+
+// TestLongSSEFramesKeptApart does the same for SSE frames of one data line
+// and of two, whose event is their data joined by a newline.
+func TestLongSSEFramesKeptApart(t *testing.T) {
+	sizes := []int{bufferSize + 1, keepBytes + 1, 100, 2*keepBytes + 3, keepBytes - 9, 3 * keepBytes, 10}
+	var in strings.Builder
+	var want []string
+	for i, n := range sizes {
+		fill := strings.Repeat(string(rune('a'+i)), n)
+		head := fmt.Sprintf(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m%d",`, i)
+		body := `"delta":"` + fill + `"}`
+		if i%2 == 0 {
+			in.WriteString("data: " + head + body + "\n\n")
+			want = append(want, head+body)
+		} else {
+			in.WriteString("data: " + head + "\ndata: " + body + "\n\n")
+			want = append(want, head+"\n"+body)
+		}
+	}
+	recs, _ := read(t, in.String(), FormatSSE, 8<<20)
+	checkSeq(t, recs)
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(recs), len(want))
+	}
+	for i, w := range want {
+		if got := show(recs[i]); got != w {
+			t.Errorf("record %d (%d bytes): %.60s…%s, want %.60s…", i, len(w), got, got[max(0, len(got)-20):], w)
+		}
+	}
+}

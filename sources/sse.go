@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // sseReader reads text/event-stream the way the AG-UI client does: frames
@@ -89,14 +91,18 @@ func (s *sseReader) add(ln line) {
 		f.dataAt = ln.start + int64(len(ln.text)-len(v))
 	}
 	if f.dataLines > 1 {
-		s.data = append(s.data, '\n')
+		s.data = piecewise.Append(s.data, []byte{'\n'})
 	}
 	if ln.over || int64(len(s.data)+len(v)) > s.limit {
 		f.over = true
 		s.data = s.data[:0]
 		return
 	}
-	s.data = append(s.data, v...)
+	if f.dataLines == 1 && ln.owned {
+		s.data = v // a huge line is the reader's to keep: no copy
+		return
+	}
+	s.data = piecewise.Append(s.data, v)
 }
 
 // flush ends the current frame and returns its event, if it had data.
@@ -104,7 +110,9 @@ func (s *sseReader) add(ln line) {
 func (s *sseReader) flush(ended bool) (item, bool) {
 	f := s.frame
 	s.frame = sseFrame{}
-	if cap(s.data) > keepBytes {
+	// A big buffer is not kept for the next frame, so the event may keep it.
+	owned := cap(s.data) > keepBytes
+	if owned {
 		defer func() { s.data = nil }()
 	}
 	if f.dataLines == 0 {
@@ -117,7 +125,7 @@ func (s *sseReader) flush(ended bool) (item, bool) {
 	if len(text) == 0 {
 		return item{}, false
 	}
-	sp := span{at: f.start, num: f.num, col: -1, rawAt: -1}
+	sp := span{at: f.start, num: f.num, col: -1, rawAt: -1, owned: owned}
 	if f.dataLines == 1 {
 		// One data line: the event is a span of it, after the space trimmed.
 		sp.rawAt = f.dataAt + int64(len(s.data)-len(bytes.TrimLeft(s.data, " \t\r\n")))
