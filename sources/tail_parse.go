@@ -10,6 +10,8 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // parse turns the complete values in buf into records.
@@ -221,7 +223,7 @@ func (t *tailer) value(raw []byte, at int64) {
 		t.bad("event larger than the event size limit", at)
 		return
 	}
-	raw = bytes.Clone(raw)
+	raw = piecewise.Clone(raw)
 	t.seq++
 	rec := model.Record{Seq: t.seq, Proto: model.ProtoAGUI, Raw: raw, Event: agui.Decode(raw)}
 	if ts, ok := agui.Time(rec.Event); ok {

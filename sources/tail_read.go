@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+
+	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
 
 // tailChunks lends the 64 KiB read buffer to a drain. A tail is idle nearly
@@ -73,7 +75,7 @@ func (t *tailer) drain() {
 			}
 			t.remember(data)
 			t.off += int64(len(data))
-			t.buf = append(t.buf, data...)
+			t.buf = piecewise.Append(t.buf, data)
 			if len(t.buf) >= need {
 				t.parse()
 				need = max(2*len(t.buf), 1<<20)
@@ -121,6 +123,9 @@ func (t *tailer) shrink() {
 
 // consume drops n bytes from the front of buf.
 func (t *tailer) consume(n int) {
+	if n == 0 {
+		return
+	}
 	t.base += int64(n)
-	t.buf = append(t.buf[:0], t.buf[n:]...)
+	t.buf = piecewise.Shift(t.buf, n)
 }

@@ -59,6 +59,14 @@ func Join(dst []byte, parts [][]byte, size int) []byte {
 	return dst
 }
 
+// Shift drops the first n bytes of b, moving the rest to its front:
+// append(b[:0], b[n:]...), a piece at a time.
+func Shift(b []byte, n int) []byte {
+	rest := len(b) - n
+	copyPieces(b[:rest], b[n:]) // front to back: no piece overwrites one not yet moved
+	return b[:rest]
+}
+
 // Clone is bytes.Clone, a piece at a time: a copy with no spare room, and
 // nil for nil.
 func Clone(b []byte) []byte {

@@ -57,6 +57,18 @@ func TestLikeTheBuiltins(t *testing.T) {
 			}
 		}
 	}
+	for _, n := range sizes {
+		for _, drop := range []int{0, 1, Piece - 1, Piece, Piece + 1, n} {
+			if drop > n {
+				continue
+			}
+			b := filled(rng, n)
+			want := append([]byte{}, b[drop:]...)
+			if got := Shift(b, drop); !bytes.Equal(got, want) || (len(got) > 0 && &got[0] != &b[0]) {
+				t.Errorf("Shift(%d bytes, %d) differs or moved", n, drop)
+			}
+		}
+	}
 	if Clone(nil) != nil {
 		t.Error("Clone(nil) is not nil")
 	}
