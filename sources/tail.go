@@ -209,9 +209,12 @@ type tailer struct {
 	format tailFormat
 	inArr  bool // the array's '[' was consumed
 	arrEnd bool // the array's ']' was seen, or it is broken: nothing more is read
-	sse    []byte
-	sseN   int // data lines in the current SSE frame
-	skip   bool
+	// unfinished is how many bytes of an array element the last parse had
+	// when it found the element not yet ended (0 when none).
+	unfinished int
+	sse        []byte
+	sseN       int // data lines in the current SSE frame
+	skip       bool
 
 	// more says the last drain stopped at tailDrainStep with the file not
 	// read to its end.

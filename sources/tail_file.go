@@ -141,7 +141,7 @@ func (t *tailer) restart() {
 	t.head, t.mark = t.head[:0], t.mark[:0]
 	t.buf = t.buf[:0]
 	t.format = tailUnknown
-	t.inArr, t.arrEnd = false, false
+	t.inArr, t.arrEnd, t.unfinished = false, false, 0
 	t.sse, t.sseN, t.skip = t.sse[:0], 0, false
 }
 

@@ -15,13 +15,18 @@ import (
 )
 
 // parse turns the complete values in buf into records.
-func (t *tailer) parse() {
+//
+// atEnd says the file is read to its end for now. Before that, an array
+// element left unfinished by the last parse is tried again only once it has
+// doubled, so an element bigger than a read step is not decoded from its
+// start at every step.
+func (t *tailer) parse(atEnd bool) {
 	if t.format == tailUnknown && !t.detect() {
 		return
 	}
 	switch t.format {
 	case tailArray:
-		t.parseArray()
+		t.parseArray(atEnd)
 	default:
 		t.parseLines()
 	}
@@ -134,7 +139,7 @@ func (t *tailer) sseFlush(at int64) {
 }
 
 // parseArray consumes the complete elements of a JSON array being written.
-func (t *tailer) parseArray() {
+func (t *tailer) parseArray(atEnd bool) {
 	i := 0
 	defer func() { t.consume(i) }()
 	seq := t.seq
@@ -165,6 +170,9 @@ func (t *tailer) parseArray() {
 			t.arrEnd = true
 			break
 		}
+		if !atEnd && t.unfinished > 0 && len(t.buf)-i < 2*t.unfinished {
+			return // not worth decoding again yet
+		}
 		dec := jsontext.NewDecoder(bytes.NewReader(t.buf[i:]), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 		v, err := dec.ReadValue()
 		if err != nil {
@@ -174,12 +182,14 @@ func (t *tailer) parseArray() {
 					t.arrEnd = true
 					break
 				}
+				t.unfinished = len(t.buf) - i
 				return // wait for the rest
 			}
 			t.bad("the JSON array is broken here: "+err.Error(), at)
 			t.arrEnd = true
 			break
 		}
+		t.unfinished = 0
 		t.value(bytes.TrimSpace(v), at)
 		i += int(dec.InputOffset())
 		t.end, seq = t.base+int64(i), t.seq

@@ -54,7 +54,7 @@ func (t *tailer) drain() {
 			// A big file is read a step at a time, each step's records
 			// sent before the next is read: its start is on screen while
 			// its end is still being read.
-			t.parse()
+			t.parse(false)
 			t.more = true
 			return
 		}
@@ -77,12 +77,12 @@ func (t *tailer) drain() {
 			t.off += int64(len(data))
 			t.buf = piecewise.Append(t.buf, data)
 			if len(t.buf) >= need {
-				t.parse()
+				t.parse(false)
 				need = max(2*len(t.buf), 1<<20)
 			}
 		}
 		if err != nil || len(data) == 0 {
-			t.parse()
+			t.parse(true)
 			t.shrink()
 			return
 		}
