@@ -120,9 +120,9 @@ func (t *tailer) sseLine(ln []byte, at int64) {
 		d = d[1:]
 	}
 	if t.sseN > 0 {
-		t.sse = append(t.sse, '\n')
+		t.sse = piecewise.Append(t.sse, []byte{'\n'})
 	}
-	t.sse = append(t.sse, d...)
+	t.sse = piecewise.Append(t.sse, d)
 	t.sseN++
 }
 
