@@ -97,6 +97,7 @@ func (l *lineReader) gather(ln *line, chunk []byte, limit int64) {
 		for _, p := range append(l.parts, chunk) {
 			l.long = append(l.long, p[:min(len(p), headBytes-len(l.long))]...)
 		}
+		clear(l.parts) // what is skipped is not held
 		l.parts, l.size = l.parts[:0], 0
 		return
 	}

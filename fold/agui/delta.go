@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentwatch/agentwatch/internal/piecewise"
-
 	"github.com/agentwatch/agentwatch/model"
 )
 
