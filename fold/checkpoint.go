@@ -279,3 +279,38 @@ func copyMessage(m *agui.Message) *agui.Message {
 	c.Metadata = maps.Clone(m.Metadata)
 	return &c
 }
+
+// pruneCow lets the copy-on-write records go of the objects the fold has
+// dropped (Shed, Evict, Forget). They record every object made since the
+// last checkpoint or restore, and a fold that sheds as it goes may go on
+// for hours without another: a screen that kept a resume point of a
+// followed log once held every step made since, shed or not (1 GB after
+// 400,000 tool calls). An object dropped from the lists that comes back
+// (a late event for it) is copied before it changes, like any shared one.
+// The records are rebuilt once they hold as many dropped objects as kept
+// ones, so the cost is a constant share of the fold's.
+func (f *Fold) pruneCow() {
+	c := f.st.Display.cow
+	if c == nil {
+		return
+	}
+	d, r := &f.st.Display, &f.st.Reduce
+	c.items = keepOnly(c.items, d.Items)
+	c.steps = keepOnly(c.steps, d.Steps)
+	c.msgs = keepOnly(c.msgs, r.Messages)
+}
+
+// keepOnly returns set without what kept does not hold, when that is at
+// least as much as what it holds (a minimum of 1024), else set as it is.
+func keepOnly[T any](set map[*T]struct{}, kept []*T) map[*T]struct{} {
+	if len(set) < 2*len(kept)+1024 {
+		return set
+	}
+	n := make(map[*T]struct{}, min(len(set), len(kept)))
+	for _, x := range kept {
+		if _, ok := set[x]; ok {
+			n[x] = struct{}{}
+		}
+	}
+	return n
+}

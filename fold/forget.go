@@ -79,6 +79,7 @@ func (f *Fold) forget(keepSteps int, all bool) Forgot {
 	f.st.ForgetMark = f.st.NextItem
 	f.st.ForgotSteps += uint64(out.Steps)
 	f.sheds++ // the state changed: a checkpoint taken before is stale
+	f.pruneCow()
 	return out
 }
 

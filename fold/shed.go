@@ -65,6 +65,7 @@ func (f *Fold) Shed(keepItems, keepSteps int) Shed {
 	f.st.ShedMessages += uint64(out.Messages)
 	if out != (Shed{}) || terms {
 		f.sheds++
+		f.pruneCow()
 	}
 	return out
 }
@@ -89,6 +90,7 @@ func (f *Fold) Evict(n int) int {
 	f.st.Evicted += uint64(dropped)
 	if dropped > 0 {
 		f.sheds++
+		f.pruneCow()
 	}
 	return dropped
 }
