@@ -103,7 +103,7 @@ func timelineSGR(s model.Status) string {
 		return styles.ParamGreen
 	case model.StatusFailed:
 		return styles.ParamRed
-	case model.StatusCancelled, model.StatusInterrupted:
+	case model.StatusCancelled, model.StatusInterrupted, "": // "": a step no longer known
 		return styles.ParamDim
 	}
 	return styles.ParamYellow // pending, running, and anything not yet final

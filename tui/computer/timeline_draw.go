@@ -29,7 +29,7 @@ func tickOf(s *model.Step) uint8 {
 		return tickDone
 	case model.StatusFailed:
 		return tickFailed
-	case model.StatusCancelled, model.StatusInterrupted:
+	case model.StatusCancelled, model.StatusInterrupted, "": // "": a step no longer known
 		return tickCancelled
 	}
 	return tickActive

@@ -564,3 +564,17 @@ func BenchmarkTimeline(b *testing.B) {
 		Timeline(s, 200)
 	}
 }
+
+// A step whose status is not known any more (the screen forgot it) is
+// drawn dim and done, not as a step still running.
+func TestTimelineUnknownStatus(t *testing.T) {
+	steps := []*model.Step{{Category: model.CategoryOther}, {Category: model.CategoryRead, Status: model.StatusCompleted}}
+	v := Timeline(TimelineState{Steps: steps, Current: 1}, 20)
+	checkTimeline(t, v, 20)
+	if slider := ansi.Strip(v.Lines[TimelineSlider]); strings.ContainsRune(slider, '○') || !strings.ContainsRune(slider, '●') {
+		t.Errorf("slider = %q, want the unknown step done (●), not running (○)", slider)
+	}
+	if !strings.Contains(v.Lines[TimelineSlider], "\x1b["+styles.ParamDim+"m●") {
+		t.Errorf("slider = %q, want the unknown step dim", v.Lines[TimelineSlider])
+	}
+}
