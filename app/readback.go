@@ -37,7 +37,8 @@ func readBack(opts *Options, file func(source string) string) func(source, threa
 // step folds thread on from the last checkpoint before step index began
 // until the step is there (and done, when done is set), and returns it as
 // the file's fold has it. A step that is not in the file, or is another
-// tool call there, is an error: the file was truncated or rewritten. A
+// tool call there than callID (when it is not ""), is an error: the file
+// was truncated or rewritten. A
 // file that grew is indexed again first when the step was not in it yet.
 func (x *readIndex) step(thread string, index int, callID string, done bool) (*model.Step, error) {
 	for again := x.grown(); ; again = false {
@@ -57,7 +58,7 @@ func (x *readIndex) step(thread string, index int, callID string, done bool) (*m
 			return nil, err
 		}
 		switch {
-		case found != nil && found.ToolCallID != callID:
+		case found != nil && callID != "" && found.ToolCallID != callID:
 			return nil, fmt.Errorf("step %d of thread %s is another tool call in %s now (it was truncated or rewritten)", index+1, thread, x.path)
 		case found != nil:
 			return found, nil

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -9,7 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/hostile"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 	"github.com/agentwatch/agentwatch/tui/computer"
 )
@@ -86,5 +91,48 @@ func TestShedThenReadBack(t *testing.T) {
 	}
 	if strings.Contains(got, "reading step 1 back") || strings.Contains(got, "not kept, and reading it back failed") {
 		t.Errorf("the panel still says it is reading or failed:\n%s", got)
+	}
+}
+
+// A step whose skeleton the screen forgot (a thread of thousands of tool
+// calls) is read back from the file by its index alone, in full.
+func TestForgottenStepReadBack(t *testing.T) {
+	var log bytes.Buffer
+	if err := hostile.Write(&log, "tool-calls", 6000); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "calls.jsonl")
+	if err := os.WriteFile(path, log.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadAll(bytes.NewReader(log.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan model.Batch, len(recs)/256+2)
+	for i := 0; i < len(recs); i += 256 {
+		ch <- model.Batch{Source: path, Records: recs[i:min(len(recs), i+256)]}
+	}
+	close(ch)
+	opts := &Options{}
+	ts := fold.NewThreads(fold.Options{})
+	a := tui.NewThreadsApp(ts, ch, tui.AppOptions{
+		ReadBack: readBack(opts, func(source string) string { return fileOf(opts, source, false) })})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	drive(a, a.Init())
+	if th := ts.List()[0]; th.Fold.StepBase() == 0 {
+		t.Fatalf("the screen forgot no step of %d", th.Fold.StepCount())
+	}
+	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if cmd == nil {
+		t.Fatal("selecting a forgotten step asked for no read back")
+	}
+	drive(a, cmd)
+	got := ansi.Strip(a.View().Content)
+	if !strings.Contains(got, "step 1 of 6000") || !strings.Contains(got, "$ echo 0") {
+		t.Errorf("after reading back the screen lacks the first step:\n%s", got)
+	}
+	if strings.Contains(got, "reading it back failed") {
+		t.Errorf("reading back failed:\n%s", got)
 	}
 }

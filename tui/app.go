@@ -49,7 +49,9 @@ type AppOptions struct {
 	Filter string
 	// ReadBack reads a step whose content the screen shed back from its
 	// source's file: the step of that index in that thread of that source
-	// (nil when the source is not a file, so shed content is gone).
+	// (nil when the source is not a file, so shed content is gone). The
+	// tool call's id is "" for a step the screen forgot: whatever step
+	// has that index is read back.
 	ReadBack func(source, thread string, index int, toolCallID string) (*model.Step, error)
 	// ReadItems returns how items the screen shed are read back from a
 	// source's file, or nil when the source is not a file (what was shed
@@ -86,7 +88,8 @@ type App struct {
 
 	transcript *transcript.Transcript
 
-	// selected indexes fold.Steps(); -1 before the first step.
+	// selected indexes allSteps(), whose positions are the steps'
+	// indexes; -1 before the first step.
 	selected int
 	// following keeps the newest step selected as steps arrive.
 	following bool
@@ -161,6 +164,13 @@ type App struct {
 
 	// images is how screenshots reach this terminal (app_images.go).
 	images *appImages
+
+	// forgotten stands in for the steps each thread's fold forgot, and
+	// standIn is the last of them selected, of the fold standInOf
+	// (app_forgotten.go).
+	forgotten map[*fold.Fold]*forgottenSteps
+	standIn   *model.Step
+	standInOf *fold.Fold
 }
 
 // recordsMsg carries batches of records from the pump.

@@ -287,7 +287,7 @@ func (a *App) sessionEsc() {
 // will finish them. Only the screen says so; the fold, and the recording
 // it was made from, keep them as they were.
 func (a *App) allSteps() []*model.Step {
-	steps := a.fold.Steps()
+	steps := a.stepsOf(a.fold)
 	if a.mode != modeSession || !a.session.exited {
 		return steps
 	}

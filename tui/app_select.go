@@ -267,5 +267,8 @@ func (a *App) step() *model.Step {
 	if a.selected < 0 || a.selected >= len(steps) {
 		return nil
 	}
+	if s := steps[a.selected]; isStandIn(s) {
+		return a.standInStep(a.selected, s)
+	}
 	return steps[a.selected]
 }

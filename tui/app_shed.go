@@ -3,13 +3,13 @@ package tui
 // This file keeps the screen's memory bounded by what it shows: once a
 // thread holds far more than a screen, its oldest finished items and the
 // content of its older steps are shed (fold.Fold.Shed), and the tombstones
-// of older sheds forgotten (fold.Fold.Forget); the title bar says
+// of older sheds and the oldest steps' skeletons forgotten
+// (app_forgotten.go); the title bar says
 // how many items are not kept, and a shed step that is selected is read
 // back from the source's file (AppOptions.ReadBack) when it has one; the
 // shed items themselves come back as a person goes to them (app_gaps.go).
 
 import (
-	"math"
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
@@ -52,9 +52,7 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 			continue
 		}
 		th.Fold.Shed(screenKeepItems, screenKeepSteps)
-		// The timeline draws every step, so every skeleton stays; the
-		// tombstones of older sheds go.
-		th.Fold.Forget(math.MaxInt)
+		a.forgetSteps(th)
 		delete(a.shedViews, viewKey{th: th}) // what was read back is far from what is kept now
 		if th == a.threads.cur {
 			a.refresh()

@@ -169,6 +169,7 @@ func (a *App) forget(gone []*fold.Thread) {
 		delete(tv.rows, th)
 		delete(tv.marked, th)
 		delete(a.shedViews, viewKey{th: th})
+		delete(a.forgotten, th.Fold)
 		if th == tv.cur {
 			tv.cur, tv.lost = nil, th
 			light := a.transcript.Light()
@@ -243,7 +244,8 @@ func (a *App) refreshList() {
 	for i, th := range tv.order {
 		c := tv.rows[th]
 		if c.lastSeq != th.LastSeq || c.title == "" {
-			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: len(th.Fold.Steps()), title: th.Title()}
+			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: th.Fold.StepCount(), title: th.Title(),
+				failed: a.failedForgotten(th.Fold)}
 			for _, s := range th.Fold.Steps() {
 				if s.Status == model.StatusFailed {
 					c.failed++
