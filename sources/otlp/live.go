@@ -98,6 +98,13 @@ func (l *live) batch(b model.Batch) (model.Batch, bool) {
 	if b.Restart {
 		s.mode, s.tr = modeUnknown, nil
 	}
+	if s.mode == modeOther {
+		// Not OTLP: the batch goes on as it came.
+		for _, rec := range b.Records {
+			s.seq = max(s.seq, rec.Seq)
+		}
+		return b, true
+	}
 	var recs []model.Record
 	for _, rec := range b.Records {
 		if s.mode == modeUnknown && len(rec.Raw) > 0 {

@@ -122,9 +122,13 @@ func TestLiveOtherLinesAndRestart(t *testing.T) {
 		agBatch,
 		lineBatch("o.jsonl", 3, []byte(`{"type":"RUN_STARTED"}`)),
 		restart,
+		lineBatch("agui.jsonl", 8, event, event),
 	)
 	if len(each[1]) != 1 || each[1][0].Seq != 7 || !bytes.Equal(each[1][0].Raw, event) {
 		t.Fatalf("the AG-UI source's batch came out as %+v", each[1])
+	}
+	if len(each[4]) != 2 || each[4][0].Seq != 8 || each[4][1].Seq != 9 || !bytes.Equal(each[4][1].Raw, event) {
+		t.Fatalf("the AG-UI source's next batch came out as %+v", each[4])
 	}
 	bad := func(recs []model.Record) []string {
 		var out []string
