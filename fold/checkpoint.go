@@ -139,6 +139,7 @@ func (st *state) independent() state {
 		StepBase:  st.Display.StepBase,
 		Gone:      maps.Clone(st.Display.Gone),
 		Forgotten: st.Display.Forgotten, // never changed in place
+		Sketches:  st.Display.Sketches.share(),
 	}
 	n.ACP = st.ACP.clone()
 	n.Diagnostics = slices.Clip(st.Diagnostics)

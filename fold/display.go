@@ -35,6 +35,8 @@ type displayState struct {
 	// Forgotten are the message keys whose tombstones Forget dropped, by
 	// id: a message resent finds its item dropped, not missing (forget.go).
 	Forgotten idHashes `json:"forgotten,omitempty"`
+	// Sketches stand in for the steps before StepBase (sketches.go).
+	Sketches sketches `json:"sketches,omitzero"`
 
 	stepAt layered[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from

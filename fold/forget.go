@@ -25,13 +25,16 @@ const keepDiagnostics = 1024
 //
 //   - The skeletons of shed, finished steps older than the newest
 //     keepSteps steps: Steps then starts at StepBase, and a step's Index
-//     never changes.
+//     never changes. A sketch of each stays, two bytes a step naming one
+//     of a few shared ones: what a step timeline draws of it
+//     (ForgottenStep).
 //   - The tombstones Shed made before the previous call to Forget (an item
 //     tombstone: when the dropped item is older than what the previous
 //     call had made). Of a message's, a 64-bit hash of its id stays
 //     (idHashes): agents resend a conversation's messages with each run,
-//     and one forgotten outright would come back as new. That is the one
-//     thing that still grows, by about 20 bytes a message.
+//     and one forgotten outright would come back as new. That and the
+//     steps' sketches are what still grows, by about 20 bytes a message
+//     and 2 a step.
 //   - The verifier's owners of streams that no kept item, step or message
 //     shows, that are not open and have no tombstone.
 //   - All but the newest 1024 diagnostics and warnings.
@@ -97,6 +100,10 @@ func (f *Fold) forgetSteps(keep int) int {
 	}
 	if n == 0 {
 		return 0
+	}
+	d.Sketches.pad(d.StepBase)
+	for _, s := range d.Steps[:n] {
+		d.Sketches.add(s)
 	}
 	// A fresh list and index: the old ones would hold on to what went.
 	d.Steps = slices.Clone(d.Steps[n:])

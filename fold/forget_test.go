@@ -2,6 +2,7 @@ package fold_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -151,4 +152,87 @@ func firstDiff(got, want []byte) string {
 	}
 	cut := func(b []byte) []byte { return b[max(0, i-40):min(len(b), i+80)] }
 	return fmt.Sprintf("at byte %d of %d (want %d):\n got …%s…\nwant …%s…", i, len(got), len(want), cut(got), cut(want))
+}
+
+// Forget keeps a sketch of every step it drops: status, category, tool
+// and run as the fold that never forgot has them, through an export and a
+// restore, and in two folds that went on from one checkpoint.
+func TestForgottenStepsSketched(t *testing.T) {
+	recs := genRecords(loggen.Generate(30_000, 4))
+	whole := foldAll(recs)
+	const every = 700
+	foldOn := func(f *fold.Fold, from int) {
+		for i := from; i < len(recs); i += every {
+			f.Apply(recs[i:min(i+every, len(recs))]...)
+			f.Shed(100, 20)
+			f.Forget(30)
+		}
+	}
+	f := fold.New(fold.Options{})
+	mid := len(recs) / 2 // just after a run's end, where every step is done
+	for !bytes.Contains(recs[mid-1].Raw, []byte(`"RUN_FINISHED"`)) {
+		mid++
+	}
+	foldOn(f, 0)
+	head := fold.New(fold.Options{})
+	for i := 0; i < mid; i += every {
+		head.Apply(recs[i:min(i+every, mid)]...)
+		head.Shed(100, 20)
+		head.Forget(30)
+	}
+	cp, baseAtCp := head.Checkpoint(), head.StepBase()
+	foldOn(head, mid)
+	again := fold.FromCheckpoint(cp, fold.Options{})
+	foldOn(again, mid)
+	// A third fold from the same checkpoint goes another way, forgetting
+	// steps of its own: the others' sketches stay theirs.
+	other := fold.FromCheckpoint(cp, fold.Options{})
+	var thread struct {
+		ThreadID string `json:"threadId"`
+	}
+	if err := json.Unmarshal(recs[0].Raw, &thread); err != nil {
+		t.Fatal(err)
+	}
+	var fork bytes.Buffer
+	fmt.Fprintf(&fork, `{"type":"RUN_STARTED","threadId":%q,"runId":"fork"}`+"\n", thread.ThreadID)
+	for i := range 3000 {
+		fmt.Fprintf(&fork, `{"type":"TOOL_CALL_START","toolCallId":"fork%d","toolCallName":"forked","metadata":{"category":"fetch"}}`+"\n", i)
+		fmt.Fprintf(&fork, `{"type":"TOOL_CALL_END","toolCallId":"fork%d"}`+"\n", i)
+		fmt.Fprintf(&fork, `{"type":"TOOL_CALL_RESULT","messageId":"rfork%d","toolCallId":"fork%d","content":"x","metadata":{"exitCode":1}}`+"\n", i, i)
+	}
+	fmt.Fprintf(&fork, `{"type":"RUN_FINISHED","threadId":%q,"runId":"fork"}`+"\n", thread.ThreadID)
+	other.Apply(genRecords(fork.Bytes())...)
+	other.Shed(0, 0)
+	other.Forget(0)
+	if n := other.StepBase(); n < baseAtCp+3000 {
+		t.Fatalf("the other fold forgot %d steps, %d at the checkpoint", n, baseAtCp)
+	}
+	if f.StepBase() < whole.StepCount()/2 {
+		t.Fatalf("forgot %d of %d steps", f.StepBase(), whole.StepCount())
+	}
+	snap, err := f.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := fold.New(fold.Options{})
+	if err := restored.Restore(snap); err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*fold.Fold{"forgot": f, "restored": restored, "after the checkpoint": head, "from the checkpoint": again} {
+		kinds := map[*model.Step]bool{}
+		for i := range g.StepBase() {
+			s, w := g.ForgottenStep(i), whole.Step(i)
+			if s == nil || s.Index != -1 || !s.Shed || s.Status != w.Status || s.Category != w.Category ||
+				s.ToolName != w.ToolName || s.RunID != w.RunID || s.SubagentRunID != w.SubagentRunID {
+				t.Fatalf("%s: step %d is sketched %+v, the fold had %s %s %s %s", name, i, s, w.Status, w.Category, w.ToolName, w.RunID)
+			}
+			kinds[s] = true
+		}
+		if g.ForgottenStep(g.StepBase()) != nil || g.ForgottenStep(-1) != nil {
+			t.Errorf("%s: a step that was not forgotten has a sketch", name)
+		}
+		if len(kinds) > g.StepBase()/4 {
+			t.Errorf("%s: %d sketches for %d steps: they are not shared", name, len(kinds), g.StepBase())
+		}
+	}
 }

@@ -35,6 +35,12 @@ func (f *Fold) StepBase() int { return f.st.Display.StepBase }
 // dropped it.
 func (f *Fold) Step(i int) *model.Step { return f.st.Display.stepNo(i) }
 
+// ForgottenStep returns what the fold keeps of step i, which Forget
+// dropped: a step with only its status, category, tool and run, Index -1
+// and marked Shed, shared by every forgotten step alike (read only). It is
+// nil when step i was not forgotten.
+func (f *Fold) ForgottenStep(i int) *model.Step { return f.st.Display.Sketches.standIn(i) }
+
 // StepCount returns how many steps the fold has made, dropped ones included.
 func (f *Fold) StepCount() int { return f.st.Display.nextStep() }
 

@@ -1,0 +1,87 @@
+package fold
+
+import (
+	"slices"
+
+	"github.com/agentwatch/agentwatch/model"
+)
+
+// stepSketch is what a fold keeps of a step Forget dropped: what a step
+// timeline, a filter, a run tree and a thread list draw of it.
+type stepSketch struct {
+	Status        model.Status   `json:"status"`
+	Category      model.Category `json:"category"`
+	ToolName      string         `json:"toolName,omitempty"`
+	RunID         string         `json:"runId,omitempty"`
+	SubagentRunID string         `json:"subagentRunId,omitempty"`
+}
+
+// sketches hold a sketch of every step Forget dropped, in order: a code
+// per step (two bytes) naming one of a few distinct sketches. Codes only
+// grow, and a checkpoint shares them (share).
+type sketches struct {
+	Codes []uint16     `json:"codes"`
+	Kinds []stepSketch `json:"kinds"`
+	// byKey finds a sketch's code, standIns are the sketches as steps;
+	// both are made again from Kinds when needed.
+	byKey    map[stepSketch]uint16
+	standIns []*model.Step
+}
+
+// maxSketchKinds bounds the distinct sketches; past it, a new sketch keeps
+// only the status and category.
+const maxSketchKinds = 1 << 15
+
+// add keeps a sketch of step s, the next step dropped.
+func (k *sketches) add(s *model.Step) {
+	k.addSketch(stepSketch{Status: s.Status, Category: s.Category, ToolName: s.ToolName, RunID: s.RunID, SubagentRunID: s.SubagentRunID})
+}
+
+// pad stands in for steps dropped without a sketch (by a fold of an
+// earlier build) up to n: their status is not known.
+func (k *sketches) pad(n int) {
+	for len(k.Codes) < n {
+		k.addSketch(stepSketch{Category: model.CategoryOther})
+	}
+}
+
+func (k *sketches) addSketch(sk stepSketch) {
+	if k.byKey == nil {
+		k.byKey = make(map[stepSketch]uint16, len(k.Kinds))
+		for i, x := range k.Kinds {
+			k.byKey[x] = uint16(i)
+		}
+	}
+	code, ok := k.byKey[sk]
+	if !ok && len(k.Kinds) >= maxSketchKinds {
+		sk = stepSketch{Status: sk.Status, Category: sk.Category}
+		code, ok = k.byKey[sk]
+	}
+	if !ok {
+		code = uint16(len(k.Kinds))
+		k.Kinds = append(k.Kinds, sk)
+		k.byKey[sk] = code
+	}
+	k.Codes = append(k.Codes, code)
+}
+
+// standIn is the sketch of dropped step i as a step, shared by every step
+// of the same sketch; nil when there is none.
+func (k *sketches) standIn(i int) *model.Step {
+	if i < 0 || i >= len(k.Codes) || int(k.Codes[i]) >= len(k.Kinds) {
+		return nil
+	}
+	for j := len(k.standIns); j < len(k.Kinds); j++ {
+		x := k.Kinds[j]
+		k.standIns = append(k.standIns, &model.Step{Index: -1, Shed: true, Status: x.Status, Category: x.Category,
+			ToolName: x.ToolName, RunID: x.RunID, SubagentRunID: x.SubagentRunID})
+	}
+	return k.standIns[k.Codes[i]]
+}
+
+// share returns the sketches for a checkpoint or a restored fold: the
+// same codes and sketches, which the next add copies before it grows
+// them.
+func (k *sketches) share() sketches {
+	return sketches{Codes: slices.Clip(k.Codes), Kinds: slices.Clip(k.Kinds)}
+}
