@@ -165,9 +165,9 @@ type App struct {
 	// images is how screenshots reach this terminal (app_images.go).
 	images *appImages
 
-	// forgotten stands in for the steps each thread's fold forgot, and
-	// standIn is the last of them selected, of the fold standInOf
-	// (app_forgotten.go).
+	// forgotten is each fold's steps as last drawn, stand-ins for those
+	// it forgot first, and standIn the last of those selected, of the
+	// fold standInOf (app_forgotten.go).
 	forgotten map[*fold.Fold]*forgottenSteps
 	standIn   *model.Step
 	standInOf *fold.Fold
