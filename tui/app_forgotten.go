@@ -22,13 +22,16 @@ import (
 // about 1.5 MB a thread, against some 800 bytes a step without end.
 const screenKeepSkeletons = 2048
 
-// forgottenSteps is a fold's steps as the screen last drew them.
+// forgottenSteps is what the screen made of a fold's forgotten steps.
 type forgottenSteps struct {
-	// view holds stand-ins for the forgotten steps, then the kept ones;
-	// its first filled are stand-ins already, failed of which failed.
+	// view is the fold's steps as the screen last drew them: stand-ins
+	// for the forgotten steps, then the kept ones; its first filled are
+	// stand-ins already. Only a thread that was on screen has one.
 	view   []*model.Step
 	filled int
-	failed int
+	// failed is how many of the first counted forgotten steps failed,
+	// for the thread list.
+	counted, failed int
 }
 
 // unknownStep stands in for a forgotten step the fold has no sketch of
@@ -55,17 +58,10 @@ func (a *App) stepsOf(f *fold.Fold) []*model.Step {
 	if base == 0 {
 		return steps
 	}
-	fs := a.forgotten[f]
-	if fs == nil {
-		fs = &forgottenSteps{}
-		if a.forgotten == nil {
-			a.forgotten = map[*fold.Fold]*forgottenSteps{}
-		}
-		a.forgotten[f] = fs
-	}
+	fs := a.forgottenOf(f)
 	n := base + len(steps)
 	if n < len(fs.view) { // not seen to happen: a fold's steps only grow
-		*fs = forgottenSteps{}
+		fs.view, fs.filled = nil, 0
 	}
 	for len(fs.view) < n {
 		fs.view = append(fs.view, nil)
@@ -75,22 +71,38 @@ func (a *App) stepsOf(f *fold.Fold) []*model.Step {
 		if s == nil {
 			s = unknownStep
 		}
-		if s.Status == model.StatusFailed {
-			fs.failed++
-		}
 		fs.view[fs.filled] = s
 	}
 	copy(fs.view[base:], steps)
 	return fs.view
 }
 
+// forgottenOf is what the screen made of f's forgotten steps so far.
+func (a *App) forgottenOf(f *fold.Fold) *forgottenSteps {
+	fs := a.forgotten[f]
+	if fs == nil {
+		fs = &forgottenSteps{}
+		if a.forgotten == nil {
+			a.forgotten = map[*fold.Fold]*forgottenSteps{}
+		}
+		a.forgotten[f] = fs
+	}
+	return fs
+}
+
 // failedForgotten is how many of f's forgotten steps failed.
 func (a *App) failedForgotten(f *fold.Fold) int {
-	a.stepsOf(f)
-	if fs := a.forgotten[f]; fs != nil {
-		return fs.failed
+	base := f.StepBase()
+	if base == 0 {
+		return 0
 	}
-	return 0
+	fs := a.forgottenOf(f)
+	for ; fs.counted < base; fs.counted++ {
+		if s := f.ForgottenStep(fs.counted); s != nil && s.Status == model.StatusFailed {
+			fs.failed++
+		}
+	}
+	return fs.failed
 }
 
 // standInStep is step i of the thread on screen, which stand-in s stands
