@@ -43,14 +43,14 @@ const resumeMaxFloor = 4 << 20
 
 // resumeItems and resumeSteps are what a resume point keeps of each
 // thread: the newest finished items and the content of the newest steps,
-// as much as a screen keeps of a thread it follows; every step's skeleton
-// stays for the timeline. What goes is read back from the log, as on the
-// screen that kept it.
+// as much as a screen keeps of a thread it follows, with the skeletons of
+// the steps the screen kept (its newest 2,048) and a sketch of each older
+// one. What goes is read back from the log, as on the screen that kept it.
 const resumeItems, resumeSteps = 2000, 256
 
 // stepSkeleton is about what a step exports to without its content: the
-// 126 MB log's resume point, 18,406 steps with 256 in full and 2,000
-// items, is 12 MB.
+// 126 MB log's resume point was 12 MB with all its 18,406 steps' skeletons
+// (256 of them in full) and 2,000 items; keeping 2,048 skeletons, 5 MB.
 const stepSkeleton = 600
 
 // exportGuess is about what ts exports to, from what its folds hold: the
