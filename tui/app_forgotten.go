@@ -11,8 +11,6 @@ package tui
 // (app_shed.go).
 
 import (
-	"math"
-
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
@@ -40,16 +38,6 @@ var unknownStep = &model.Step{Index: -1, Shed: true, Category: model.CategoryOth
 
 // isStandIn reports whether s stands in for a forgotten step.
 func isStandIn(s *model.Step) bool { return s != nil && s.Index < 0 }
-
-// forgetSteps forgets the tombstones of th's older sheds and the skeletons
-// of its oldest finished steps past the newest screenKeepSkeletons.
-func (a *App) forgetSteps(th *fold.Thread) {
-	if len(th.Fold.Steps()) <= screenKeepSkeletons {
-		th.Fold.Forget(math.MaxInt) // the tombstones only
-		return
-	}
-	th.Fold.Forget(screenKeepSkeletons)
-}
 
 // stepsOf is f's steps as the screen draws them: one per step it made,
 // stand-ins for those it forgot, so that a step's position is its Index.

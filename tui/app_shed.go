@@ -52,7 +52,9 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 			continue
 		}
 		th.Fold.Shed(screenKeepItems, screenKeepSteps)
-		a.forgetSteps(th)
+		// The tombstones of older sheds go, and the skeletons of all but
+		// the newest steps (app_forgotten.go).
+		th.Fold.Forget(screenKeepSkeletons)
 		delete(a.shedViews, viewKey{th: th}) // what was read back is far from what is kept now
 		if th == a.threads.cur {
 			a.refresh()
