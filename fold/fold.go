@@ -273,6 +273,9 @@ func decodeState(snap model.Snapshot) (state, error) {
 	if err := agui.UnmarshalValue(snap.State, &st); err != nil {
 		return state{}, fmt.Errorf("restore fold: %w", err)
 	}
+	if err := st.Display.Sketches.check(st.Display.StepBase); err != nil {
+		return state{}, fmt.Errorf("restore fold: %w", err)
+	}
 	st.Reduce.reindex()
 	st.Display.reindex()
 	return st, nil

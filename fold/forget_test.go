@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -234,5 +235,50 @@ func TestForgottenStepsSketched(t *testing.T) {
 		if len(kinds) > g.StepBase()/4 {
 			t.Errorf("%s: %d sketches for %d steps: they are not shared", name, len(kinds), g.StepBase())
 		}
+	}
+}
+
+// A snapshot whose step sketches a fold could not have written (a code
+// out of range, more codes than forgotten steps, a code too big for two
+// bytes) is refused with a reason, not restored to draw nonsense.
+func TestForgottenStepsBadSketches(t *testing.T) {
+	f := foldAll(genRecords(loggen.Generate(3_000, 2)))
+	f.Shed(0, 0)
+	f.Forget(0)
+	if f.StepBase() == 0 {
+		t.Fatal("nothing forgotten")
+	}
+	snap, err := f.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		change func(sk map[string]any, display map[string]any)
+		want   string
+	}{
+		"code of no sketch": {func(sk, _ map[string]any) { sk["codes"].([]any)[0] = 999 }, "code 999"},
+		"more codes":        {func(sk, d map[string]any) { d["stepBase"] = 1 }, "for 1 forgotten steps"},
+		"too big":           {func(sk, _ map[string]any) { sk["codes"].([]any)[0] = 70000 }, "restore fold"},
+		"not a list":        {func(sk, _ map[string]any) { sk["codes"] = "\x1b[2J" }, "restore fold"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var st map[string]any
+			if err := json.Unmarshal(snap.State, &st); err != nil {
+				t.Fatal(err)
+			}
+			d := st["display"].(map[string]any)
+			c.change(d["sketches"].(map[string]any), d)
+			bad := snap
+			if bad.State, err = json.Marshal(st); err != nil {
+				t.Fatal(err)
+			}
+			err := fold.New(fold.Options{}).Restore(bad)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("restore: %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+	if err := fold.New(fold.Options{}).Restore(snap); err != nil {
+		t.Errorf("the snapshot itself: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/go-json-experiment/json"
@@ -66,6 +67,22 @@ func (k *sketches) addSketch(sk stepSketch) {
 		k.byKey[sk] = code
 	}
 	k.Codes.append(code)
+}
+
+// check reports sketches a fold could not have written for stepBase
+// dropped steps: more codes than steps, or a code naming no sketch.
+func (k *sketches) check(stepBase int) error {
+	if n := k.Codes.len(); n > stepBase {
+		return fmt.Errorf("%d step sketches for %d forgotten steps", n, stepBase)
+	}
+	for _, ch := range k.Codes.chunks {
+		for _, c := range ch {
+			if int(c) >= len(k.Kinds) {
+				return fmt.Errorf("a step sketch code %d of %d sketches", c, len(k.Kinds))
+			}
+		}
+	}
+	return nil
 }
 
 // standIn is the sketch of dropped step i as a step, shared by every step
