@@ -2,13 +2,14 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentwatch/agentwatch/internal/hostile"
 )
 
 // BenchmarkScreenManySteps opens the screen on a file of one thread, `agentwatch
@@ -63,15 +64,9 @@ func BenchmarkScreenManySteps(b *testing.B) {
 // to thread t1 of f.
 func appendCalls(b *testing.B, f *os.File, first, n int) {
 	w := bufio.NewWriterSize(f, 1<<20)
-	run := "r" + strconv.Itoa(first)
-	fmt.Fprintf(w, `{"type":"RUN_STARTED","threadId":"t1","runId":%q}`+"\n", run)
-	for i := first; i < first+n; i++ {
-		fmt.Fprintf(w, `{"type":"TOOL_CALL_START","toolCallId":"c%d","toolCallName":"bash","metadata":{"category":"execute"}}`+"\n", i)
-		fmt.Fprintf(w, `{"type":"TOOL_CALL_ARGS","toolCallId":"c%d","delta":"{\"command\":\"echo %d\"}"}`+"\n", i, i)
-		fmt.Fprintf(w, `{"type":"TOOL_CALL_END","toolCallId":"c%d"}`+"\n", i)
-		fmt.Fprintf(w, `{"type":"TOOL_CALL_RESULT","messageId":"r-c%d","toolCallId":"c%d","content":"%d"}`+"\n", i, i, i)
+	if err := hostile.ToolCalls(w, "r"+strconv.Itoa(first), first, n); err != nil {
+		b.Fatal(err)
 	}
-	fmt.Fprintf(w, `{"type":"RUN_FINISHED","threadId":"t1","runId":%q}`+"\n", run)
 	if err := w.Flush(); err != nil {
 		b.Fatal(err)
 	}

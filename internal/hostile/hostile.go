@@ -32,11 +32,7 @@ func Write(w io.Writer, kind string, n int) error {
 		b.call("c1", `{"command":"make all"}`, 1)
 		b.ev(fmt.Sprintf(`{"type":"TOOL_CALL_RESULT","messageId":"r-c1","toolCallId":"c1","content":%s}`, quote(Lines(n))))
 	case "tool-calls":
-		for i := range n {
-			id := fmt.Sprintf("c%d", i)
-			b.call(id, fmt.Sprintf(`{"command":"echo %d"}`, i), 1)
-			b.ev(fmt.Sprintf(`{"type":"TOOL_CALL_RESULT","messageId":"r-%s","toolCallId":%q,"content":"%d"}`, id, id, i))
-		}
+		b.calls(0, n)
 	case "arg-deltas":
 		b.ev(`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"write_file"}`)
 		b.ev(`{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"text\":\""}`)
@@ -55,6 +51,26 @@ func Write(w io.Writer, kind string, n int) error {
 	}
 	b.ev(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`)
 	return b.err
+}
+
+// ToolCalls writes run of thread t1 holding n finished tool calls as
+// "tool-calls" has them, numbered from first: runs with distinct numbers
+// appended one after another make one thread that keeps growing.
+func ToolCalls(w io.Writer, run string, first, n int) error {
+	b := &writer{w: w}
+	b.ev(fmt.Sprintf(`{"type":"RUN_STARTED","threadId":"t1","runId":%q}`, run))
+	b.calls(first, n)
+	b.ev(fmt.Sprintf(`{"type":"RUN_FINISHED","threadId":"t1","runId":%q}`, run))
+	return b.err
+}
+
+// calls writes n whole tool calls with their results, numbered from first.
+func (b *writer) calls(first, n int) {
+	for i := first; i < first+n; i++ {
+		id := fmt.Sprintf("c%d", i)
+		b.call(id, fmt.Sprintf(`{"command":"echo %d"}`, i), 1)
+		b.ev(fmt.Sprintf(`{"type":"TOOL_CALL_RESULT","messageId":"r-%s","toolCallId":%q,"content":"%d"}`, id, id, i))
+	}
 }
 
 // writer writes events one per line and keeps the first error.
