@@ -36,7 +36,7 @@
 // session/new (cwd must be absolute) answers a new "fx-<uuid>" id, modes
 // `code` (current) and `plan`, and _meta.acptest {updatesBeforeResponse:
 // 0, updatesAfterResponse: 1}; right after the response line it sends
-// available_commands_update (all, permission, fs, burst, slow, crash,
+// available_commands_update (all, permission, fs, burst, calls, slow, crash,
 // refuse; a prompt "/burst 100" works like "burst 100").
 //
 // session/set_mode `code` or `plan` sends current_mode_update before
@@ -144,6 +144,12 @@
 // agent_message_chunk "<i> " of one messageId; i odd: tool_call_update
 // tc-burst rawOutput {"seq": i}), then tool_call_update completed:
 // N+2 updates, end_turn. N defaults to 20000, at most 1,000,000.
+//
+// calls [N]: for each i below N, tool_call tc-call-<i> (execute, "echo <i>",
+// in_progress), tool_call_update completed with the text "out <i>" (failed
+// when i%5 == 2), and an agent_message_chunk "did <i>" of its own
+// messageId, with no pause: 3N updates, end_turn. N defaults to 5000, at
+// most 1,000,000.
 //
 // slow: tool_call tc-slow (execute "sleep 10"), then every 200 ms for 50
 // ticks an agent_message_chunk "tick <i>\n" (every fifth tick a

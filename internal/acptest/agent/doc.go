@@ -7,6 +7,7 @@
 //	permission   only the permission flow
 //	fs PATH      fs/read_text_file PATH, outcome reported as a message
 //	burst [N]    N updates as fast as possible (default 20000)
+//	calls [N]    N tool calls, each with a message (default 5000)
 //	slow         an update every 200 ms for about 10 s
 //	crash        exit the process mid-turn (status 3)
 //	refuse       stopReason refusal

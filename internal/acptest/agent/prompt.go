@@ -19,6 +19,7 @@ var scripts = map[string]script{
 	"permission": (*turn).permissionOnly,
 	"fs":         (*turn).fsRead,
 	"burst":      (*turn).burst,
+	"calls":      (*turn).calls,
 	"slow":       (*turn).slow,
 	"crash":      (*turn).crash,
 	"refuse":     (*turn).refuse,

@@ -107,6 +107,48 @@ func (t *turn) burst(arg string) (acp.StopReason, error) {
 	return acp.StopReasonEndTurn, err
 }
 
+// DefaultCalls is how many tool calls `calls` makes without a count.
+const DefaultCalls = 5000
+
+// calls is `calls [N]`: N execute tool calls one after another as fast as
+// the connection takes them, each started in_progress (tc-call-<i>,
+// "echo <i>"), then completed with the text "out <i>" (every fifth failed
+// instead), then a message of its own "did <i>": 3N updates, end_turn. It
+// ignores Options.Delay. A session that runs long, step after step.
+func (t *turn) calls(arg string) (acp.StopReason, error) {
+	n := DefaultCalls
+	if arg != "" {
+		v, err := strconv.Atoi(arg)
+		if err != nil || v < 0 || v > maxBurst {
+			return acp.StopReasonEndTurn, t.message(fmt.Sprintf("calls: want a count from 0 to %d, got %q", maxBurst, arg))
+		}
+		n = v
+	}
+	t.delay = 0
+	for i := range n {
+		id, cmd := fmt.Sprintf("tc-call-%d", i), fmt.Sprintf("echo %d", i)
+		err := t.send(acp.StartToolCall(acp.ToolCallId(id), cmd,
+			acp.WithStartKind(acp.ToolKindExecute), acp.WithStartStatus(acp.ToolCallStatusInProgress),
+			acp.WithStartRawInput(map[string]any{"command": cmd})))
+		if err != nil {
+			return "", err
+		}
+		status := acp.ToolCallStatusCompleted
+		if i%5 == 2 {
+			status = acp.ToolCallStatusFailed
+		}
+		err = t.send(acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(status),
+			acp.WithUpdateContent([]acp.ToolCallContent{textContent(fmt.Sprintf("out %d", i))})))
+		if err == nil {
+			err = t.message(fmt.Sprintf("did %d", i))
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return acp.StopReasonEndTurn, nil
+}
+
 // slow is `slow`: an execute tool call, then one update every
 // Options.SlowInterval (default 200 ms) for Options.SlowTicks (default 50):
 // agent_message_chunk "tick <i>\n", every fifth a tool_call_update with

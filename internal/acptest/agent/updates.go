@@ -57,6 +57,7 @@ var commands = []acp.AvailableCommand{
 	{Name: "permission", Description: "Only the permission flow"},
 	{Name: "fs", Description: "Read a file through the client", Input: &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: "path"}}},
 	{Name: "burst", Description: "Send N updates as fast as possible", Input: &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: "count (default 20000)"}}},
+	{Name: "calls", Description: "Make N tool calls, each with a message", Input: &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: "count (default 5000)"}}},
 	{Name: "slow", Description: "An update every 200 ms for about 10 s"},
 	{Name: "crash", Description: "Exit the agent process mid-turn"},
 	{Name: "refuse", Description: "End the turn with stopReason refusal"},

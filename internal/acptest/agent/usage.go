@@ -30,6 +30,9 @@ Prompt commands (first word, case-insensitive, an optional leading "/"):
   burst [N]      a tool_call, N updates as fast as possible (default 20000;
                  even: agent_message_chunk "<i> ", odd: tool_call_update
                  rawOutput {"seq": i}), a completing update, end_turn.
+  calls [N]      N execute tool calls (default 5000), each completed with
+                 "out <i>" (every fifth failed) and followed by a message
+                 "did <i>", as fast as possible; end_turn.
   slow           an update every 200 ms for about 10 s; cancel it mid-way.
   crash          a message and a tool call, then the process exits with
                  status 3 without answering the prompt.
