@@ -97,6 +97,9 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 	if !strings.Contains(screen, "step 9000 of 9000") {
 		t.Errorf("the step bar does not count every step:\n%s", screen)
 	}
+	if !strings.Contains(screen, fmt.Sprintf("%d steps", n/2)) {
+		t.Errorf("the computer card does not count the second run's %d steps:\n%s", n/2, screen)
+	}
 	if row := d.threads.rows[th]; row.steps != n || row.failed != failed {
 		t.Errorf("the thread list counts %d steps, %d failed; want %d, %d", row.steps, row.failed, n, failed)
 	}

@@ -32,6 +32,9 @@ const CardCompactWidth = 24
 type CardState struct {
 	Steps   []*model.Step
 	Current int
+	// Earlier counts the reply's steps before Steps that the screen no
+	// longer keeps; "N steps" counts them too.
+	Earlier int
 	Live    bool
 	// Pictures draws the thumbnail (nil: half blocks); the lines need
 	// its Commands sent before they show.
@@ -68,7 +71,7 @@ func ComputerCard(c CardState, width int) []string {
 		return []string{" ", " ", " "}
 	}
 	if width < CardCompactWidth {
-		return compactCard(step, n, c.Live, width)
+		return compactCard(step, c.Earlier+n, c.Live, width)
 	}
 
 	// │ thumb(12) ␣␣ text ␣│
@@ -82,7 +85,7 @@ func ComputerCard(c CardState, width int) []string {
 		case row == 0 && step != nil:
 			sub.Cut(render.StepLabel(step), textW, styles.ParamBold)
 		case row == 1:
-			sub.Put(stepCount(n), "")
+			sub.Put(stepCount(c.Earlier+n), "")
 			if c.Live {
 				sub.Put(" · ", styles.ParamDim)
 				sub.Put("● LIVE", styles.ParamGreen)

@@ -474,6 +474,39 @@ type card struct {
 	step  int // index of the current step in Transcript.steps
 }
 
+// forgottenOfRun counts the steps of run just before step from that the
+// screen forgot (drawn as stand-ins, Index -1, which carry their run but
+// not where they began): a reply that starts with its run's row began
+// before all of them.
+func (t *Transcript) forgottenOfRun(from int, run string) int {
+	if from <= 0 || from > len(t.steps) {
+		return 0
+	}
+	c := &t.forgotten
+	if c.from == from && c.run == run && c.first == &t.steps[0] {
+		return c.n
+	}
+	n := 0
+	for i := from - 1; i >= 0; i-- {
+		s := t.steps[i]
+		if s == nil || s.Index >= 0 || s.RunID != run {
+			break
+		}
+		n++
+	}
+	*c = forgottenCount{from: from, run: run, first: &t.steps[0], n: n}
+	return n
+}
+
+// forgottenCount is the last count forgottenOfRun made: stand-ins never
+// change, so it holds while the steps before from are the same ones.
+type forgottenCount struct {
+	from  int
+	run   string
+	first **model.Step
+	n     int
+}
+
 // cardOf is the card drawn below item i: none unless i is the last tool call
 // of a reply with a categorized step (category other than "other") or a
 // screenshot. The card's current step is the reply's last; it is live while
@@ -537,6 +570,20 @@ func (t *Transcript) cardOf(i int, steps bool) card {
 		})
 		for si := from; si < len(t.steps) && t.steps[si] != nil && t.steps[si].FirstSeq < hi; si++ {
 			add(si, t.steps[si])
+		}
+		// The steps the screen forgot went with the reply's first rows:
+		// those of its run, when it starts with the run's row, or with
+		// rows not kept and the run of its first step kept.
+		run, first := "", t.items[t.replies.starts[k]]
+		switch {
+		case first.Kind == model.ItemRun:
+			run = first.ID
+		case first.Kind == model.ItemGap && from < len(t.steps) && t.steps[from] != nil:
+			run = t.steps[from].RunID
+		}
+		if run != "" {
+			c.state.Earlier = t.forgottenOfRun(from, run)
+			c.key.n += c.state.Earlier
 		}
 	}
 	if !show || last == nil {

@@ -65,6 +65,8 @@ type Transcript struct {
 
 	// The replies, indexed by SetItems (see replyIndex in render.go).
 	replies replyIndex
+	// forgotten is the last count of a run's forgotten steps a card made.
+	forgotten forgottenCount
 
 	// mark is the step whose row is marked as selected (-1 for none);
 	// cursor is the row the keys move while cursorShown (cursor.go).
