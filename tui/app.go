@@ -63,6 +63,9 @@ type AppOptions struct {
 	// end, records 1 to seq. It may keep the checkpoint and must return at
 	// once. Nil keeps nothing.
 	Keep func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64)
+	// Recording is the file a stream is recorded to (--record), named
+	// where the screen says that content it shed is not kept; "" for none.
+	Recording string
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).
 	Images images.Choice
@@ -325,6 +328,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.err = err
 			}
 		}
+		a.shedSession()
 		a.refresh()
 		return a, a.then(rest, rest != nil)
 	case batchesMsg:

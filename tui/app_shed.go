@@ -62,6 +62,21 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 	}
 }
 
+// shedSession sheds the one fold of a live agent's session (or of any
+// one-fold screen) as shedThreads sheds a thread: once it holds twice what
+// the screen keeps, and only while the screen follows the newest step and
+// the transcript its bottom. A session has no file to read what it shed
+// back from; the title bar says how much is not kept. The caller refreshes.
+func (a *App) shedSession() {
+	f := a.fold
+	if !(a.following && a.transcript.Following()) || len(f.Items()) < 2*screenKeepItems {
+		return
+	}
+	f.Shed(screenKeepItems, screenKeepSteps)
+	f.Forget(screenKeepSkeletons)
+	delete(a.shedViews, viewKey{}) // its gap rows are of what was kept before
+}
+
 // droppedNote is the title bar's "12,345 earlier items not kept" for the
 // thread on screen ("" when nothing was shed), with "· 2,000 read back"
 // while a window of them read back from the file is shown.
@@ -109,7 +124,10 @@ func (a *App) readBackNote() string {
 		return ""
 	}
 	k, ok := a.readBackKeyOf(s)
-	if !ok || a.opts.ReadBack == nil {
+	switch {
+	case (!ok || a.opts.ReadBack == nil) && a.opts.Recording != "":
+		return "step " + strconv.Itoa(s.Index+1) + "'s content was not kept on screen; the recording has it (agentwatch replay " + Plain(a.opts.Recording) + ")"
+	case !ok || a.opts.ReadBack == nil:
 		return "step " + strconv.Itoa(s.Index+1) + "'s content was not kept (a stream; --record FILE keeps one)"
 	}
 	switch r := a.readBack[k]; {

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/sources"
+)
+
+// acpTurn is the records of hostile.ACPTurn(first, n).
+func acpTurn(t *testing.T, first, n int) []model.Record {
+	t.Helper()
+	var b strings.Builder
+	if err := hostile.ACPTurn(&b, first, n); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := sources.ReadACPRecording(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// A live agent's session that runs long keeps what the screen shows, as a
+// thread of a file does: its oldest items and steps are shed while the
+// screen follows, every step is still drawn as it was (and counted in the
+// turn's computer card), the title says how many items are not kept, and a shed step says where its content is.
+// Looking back stops the shedding.
+func TestSessionSheds(t *testing.T) {
+	const n = 6000
+	recs := acpTurn(t, 0, n)
+	whole := fold.New(fold.Options{})
+	whole.Apply(recs...)
+	want := whole.Steps()
+	if len(want) != n {
+		t.Fatalf("the recording makes %d steps, want %d", len(want), n)
+	}
+
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Title: "agent", Recording: "run.jsonl"})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for i := 0; i < len(recs); i += 250 {
+		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
+	}
+	if got := len(a.fold.Items()); got >= 2*screenKeepItems {
+		t.Errorf("the session keeps %d items, want under %d", got, 2*screenKeepItems)
+	}
+	if a.fold.StepBase() == 0 || len(a.fold.Steps()) > 2*screenKeepSkeletons {
+		t.Errorf("the session keeps %d of %d step skeletons", len(a.fold.Steps()), n)
+	}
+	got := a.allSteps()
+	if len(got) != n {
+		t.Fatalf("the screen draws %d steps, want %d", len(got), n)
+	}
+	for i, s := range got {
+		if s.Status != want[i].Status || s.Category != want[i].Category {
+			t.Fatalf("step %d drawn %s/%s, want %s/%s", i+1, s.Category, s.Status, want[i].Category, want[i].Status)
+		}
+	}
+	view := ansi.Strip(a.View().Content)
+	for _, w := range []string{"earlier items not kept", fmt.Sprintf("step %d of %d", n, n), fmt.Sprintf("%d steps", n)} {
+		if !strings.Contains(view, w) {
+			t.Errorf("the screen does not say %q:\n%s", w, view)
+		}
+	}
+
+	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) // leave the prompt line
+	a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if a.selected != 0 || a.following {
+		t.Fatalf("Home selected step %d (following %v), want step 1", a.selected+1, a.following)
+	}
+	view = ansi.Strip(a.View().Content)
+	if !strings.Contains(view, "the recording has it") {
+		t.Errorf("step 1, shed, does not say where its content is:\n%s", view)
+	}
+
+	// Looking back: what arrives is kept until the screen follows again.
+	items := len(a.fold.Items())
+	more := acpTurn(t, n, n)
+	for i := 0; i < len(more); i += 250 {
+		a.Update(recordsMsg{more[i:min(i+250, len(more))]})
+	}
+	if got := len(a.fold.Items()); got < items+2*n {
+		t.Errorf("looking back, the session kept %d items of %d", got, items+2*n)
+	}
+}
