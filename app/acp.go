@@ -224,22 +224,8 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	if err != nil {
 		return err
 	}
-	f := fold.New(fo)
-	printer := tui.NewPlainPrinter(opts.Stdout, f)
 	printed := make(chan error, 1)
-	go func() {
-		var perr error
-		for b := range s.conn.Records() {
-			u, _ := f.Apply(b...)
-			if perr == nil {
-				perr = printer.Print(u)
-			}
-		}
-		if perr == nil { // an agent that died mid-sentence: its last words
-			perr = printer.Finish()
-		}
-		printed <- perr
-	}()
+	go func() { printed <- printSession(opts.Stdout, fold.New(fo), s.conn.Records(), plainDefaults) }()
 	stopReason, turnErr := "", handshake(ctx, s, ao)
 	if turnErr == nil {
 		stopReason, turnErr = s.conn.Prompt(ctx, ao.Prompt)
@@ -260,6 +246,28 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 		return &ProblemsError{Err: fmt.Errorf("the turn ended with %s, not end_turn", stopReason)}
 	}
 	return nil
+}
+
+// printSession prints the lines of a session's records as they arrive,
+// folded into f, until recs closes. A long turn keeps what its lines may
+// still need (keep): the rest is shed as it goes. The first error writing
+// is returned; the records are still taken to the end.
+func printSession(w io.Writer, f *fold.Fold, recs <-chan []model.Record, keep plainLimits) error {
+	printer := tui.NewPlainPrinter(w, f)
+	var err error
+	for b := range recs {
+		u, _ := f.Apply(b...)
+		if err == nil {
+			err = printer.Print(u)
+		}
+		if keep.shed(f) {
+			printer.Forget()
+		}
+	}
+	if err == nil { // an agent that died mid-sentence: its last words
+		err = printer.Finish()
+	}
+	return err
 }
 
 func firstNonEmpty(s ...string) string {
@@ -331,7 +339,8 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 			recs <- b
 		}
 	}()
-	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " ")})
+	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " "),
+		Recording: opts.Record})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	ctl.prog = prog
 	close(progReady)

@@ -31,6 +31,17 @@ var plainDefaults = plainLimits{keepItems: 256, keepContent: 64, keepSteps: 256,
 // tested against.
 var plainKeepAll = plainLimits{keepItems: math.MaxInt / 2, retireAfter: math.MaxUint64, retireEvery: math.MaxUint64}
 
+// shed sheds f once it holds 2×keepItems items and reports whether it
+// did; the printer then forgets what it remembers of what went.
+func (l plainLimits) shed(f *fold.Fold) bool {
+	if len(f.Items()) < 2*l.keepItems {
+		return false
+	}
+	f.Shed(l.keepItems, l.keepContent)
+	f.Forget(l.keepSteps)
+	return true
+}
+
 // plainMemory bounds what --plain holds of the threads it prints.
 type plainMemory struct {
 	plainLimits
@@ -53,9 +64,7 @@ func (m *plainMemory) printed(ups []fold.ThreadUpdate) {
 	m.seen++
 	for _, u := range ups {
 		m.last[u.Thread] = m.seen
-		if f := u.Thread.Fold; len(f.Items()) >= 2*m.keepItems {
-			f.Shed(m.keepItems, m.keepContent)
-			f.Forget(m.keepSteps)
+		if m.shed(u.Thread.Fold) {
 			m.p.Forget(u.Thread)
 		}
 	}
