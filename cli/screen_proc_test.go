@@ -127,9 +127,13 @@ func (s *screenProc) peakRSS() int64 {
 
 // quit presses q and waits for the program to end, killing it if it does
 // not within 10 s.
-func (s *screenProc) quit() {
+func (s *screenProc) quit() { s.quitWith("q") }
+
+// quitWith is quit by other keys (ctrl+c, "\x03", where a prompt line
+// takes q).
+func (s *screenProc) quitWith(keys string) {
 	s.b.Helper()
-	io.WriteString(s.tty, "q")
+	io.WriteString(s.tty, keys)
 	exited := make(chan error, 1)
 	go func() { exited <- s.cmd.Wait() }()
 	select {
@@ -137,7 +141,7 @@ func (s *screenProc) quit() {
 	case <-time.After(10 * time.Second):
 		s.cmd.Process.Kill()
 		<-exited
-		s.b.Error("q did not end the program within 10 s")
+		s.b.Errorf("%q did not end the program within 10 s", keys)
 	}
 	s.tty.Close()
 	<-s.ended
