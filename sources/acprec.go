@@ -1,11 +1,9 @@
 package sources
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -19,58 +17,52 @@ import (
 // the message decoded in its direction. A line that is not a recording
 // line, or whose message is not JSON, becomes a record whose Event is
 // *model.Unreadable naming the line; blank lines are skipped. The error is
-// only ever one from r, returned with the records read before it.
+// only ever one from r, returned with the records read before it. A Reader
+// gives the same records, one at a time, for input that looks like a
+// recording (FormatACPRecording).
 func ReadACPRecording(r io.Reader) ([]model.Record, error) {
-	in := bufio.NewReaderSize(r, bufferSize)
-	pos, err := skipPreamble(in)
-	if err == io.EOF {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read ACP recording: %w", err)
-	}
-	lines := lineReader{in: in, off: pos.off, num: pos.lines}
+	rd := NewReaderFormat(r, FormatACPRecording)
 	var recs []model.Record
 	for {
-		ln, err := lines.next(DefaultMaxEventBytes)
+		rec, err := rd.Next()
 		if err == io.EOF {
 			return recs, nil
 		}
 		if err != nil {
 			return recs, fmt.Errorf("read ACP recording: %w", err)
 		}
-		text := bytes.TrimSpace(ln.text)
-		if len(text) == 0 {
-			continue
-		}
-		recs = append(recs, acpRecord(uint64(len(recs)+1), ln, text))
+		recs = append(recs, rec)
 	}
 }
 
-// acpRecord turns one non-blank line of a recording into a record.
-func acpRecord(seq uint64, ln line, text []byte) model.Record {
+// acpRecord turns one item of a recording (a line, or why there is none)
+// into the record numbered seq.
+func acpRecord(seq uint64, it item) model.Record {
 	rec := model.Record{Seq: seq, Proto: model.ProtoACP}
-	where := "line " + strconv.Itoa(ln.num) + ": "
-	if ln.over {
-		rec.Event = tooBig(ln.start, DefaultMaxEventBytes, where)
+	if it.bad != nil {
+		rec.Event = it.bad
 		return rec
 	}
-	l, err := acp.ParseLine(text)
+	where := "" // a tail does not count lines
+	if it.at.num > 0 {
+		where = lineAt(it.at.num)
+	}
+	l, err := acp.ParseLine(it.raw)
 	if err != nil {
 		reason := where + err.Error()
-		if !ln.ended {
+		if it.at.unread > 0 {
 			reason = where + "the recording ends inside this line (it is still being written or was cut off)"
 		}
-		rec.Event = &model.Unreadable{Reason: reason, Offset: ln.start}
+		rec.Event = &model.Unreadable{Reason: reason, Offset: it.at.at}
 		return rec
 	}
 	rec.At = l.At
 	ev := acp.DecodeDir(l.Msg, l.Dir)
 	if bad, ok := ev.(*model.Unreadable); ok {
-		rec.Event = &model.Unreadable{Reason: where + "the message is " + bad.Reason, Offset: ln.start}
+		rec.Event = &model.Unreadable{Reason: where + "the message is " + bad.Reason, Offset: it.at.at}
 		return rec
 	}
-	rec.Raw, rec.Event = bytes.Clone(l.Msg), ev
+	rec.Raw, rec.Event = l.Msg, ev
 	return rec
 }
 

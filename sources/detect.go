@@ -84,7 +84,8 @@ func peekUntil(in *bufio.Reader, enough func([]byte) bool) []byte {
 	}
 }
 
-// detectObject tells JSON Lines from an {"events":[…]} object. A first line
+// detectObject tells JSON Lines from an {"events":[…]} object and from an
+// ACP recording, whose first line says what it is. A first line
 // that is a whole object is an event (JSONL) when it has a "type" member or
 // no "events" array; a first line that is only the start of a value (a
 // pretty-printed object) is the events object. When the first line is
@@ -101,10 +102,16 @@ func detectObject(in *bufio.Reader) (Format, error) {
 	}
 	m := scanMembers(line)
 	if !whole {
+		if LooksLikeACPRecording(line) { // a huge first message
+			return FormatACPRecording, nil
+		}
 		if m.eventsFirst {
 			return FormatEventsObject, nil
 		}
 		return FormatJSONL, nil
+	}
+	if LooksLikeACPRecording(line) {
+		return FormatACPRecording, nil
 	}
 	err := valueError(line)
 	switch {

@@ -2,8 +2,8 @@ package sources
 
 import "strconv"
 
-// Format is the shape of an AG-UI event log, as detected by NewReader or
-// forced with NewReaderFormat.
+// Format is the shape of an event log (AG-UI, or an ACP recording), as
+// detected by NewReader or forced with NewReaderFormat.
 type Format int
 
 // The log formats a Reader understands.
@@ -21,6 +21,10 @@ const (
 	// FormatSSE is text/event-stream as an AG-UI server sends it: one event
 	// per frame in its data: lines.
 	FormatSSE
+	// FormatACPRecording is an ACP session as `agentwatch acp --record`
+	// keeps it: JSON Lines of JSON-RPC messages with their time and
+	// direction (fold/acp.FormatLine). Its records are ACP ones.
+	FormatACPRecording
 )
 
 // String returns the format's short name, as a user would type it.
@@ -36,6 +40,8 @@ func (f Format) String() string {
 		return "jsonl"
 	case FormatSSE:
 		return "sse"
+	case FormatACPRecording:
+		return "acp-recording"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

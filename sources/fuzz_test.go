@@ -28,6 +28,9 @@ var seeds = []string{
 	"\x1b]52;c;aGk=\x07\u009b2J\ndata: {}\n\n",
 	"",
 	" \n\t",
+	// An ACP recording: a message, a line whose message is not JSON
+	// ("bad"), a line that is not a recording line, and a cut one.
+	"{\"t\":1764500000000,\"dir\":\"recv\",\"msg\":{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"hi\"}}}}}\n{\"t\":1764500000010,\"dir\":\"recv\",\"bad\":\"not json\"}\n{\"type\":\"RUN_STARTED\"}\n{\"t\":1764500000020,\"dir\":\"send\",\"msg\":{\"jsonrpc\":\"2.0\",\"id\":1,",
 }
 
 // fuzzRead checks the laws every input must keep: no panic, an end, Seq
@@ -67,7 +70,11 @@ func fuzzRead(t *testing.T, data []byte, f Format, limit uint16) {
 		if rec.Seq != uint64(i+1) {
 			t.Fatalf("record %d: Seq %d", i, rec.Seq)
 		}
-		if rec.Event == nil || rec.Proto != model.ProtoAGUI {
+		proto := model.ProtoAGUI
+		if got == FormatACPRecording {
+			proto = model.ProtoACP
+		}
+		if rec.Event == nil || rec.Proto != proto {
 			t.Fatalf("record %d: Event %v, Proto %q", i, rec.Event, rec.Proto)
 		}
 		u, bad := rec.Event.(*model.Unreadable)
@@ -133,6 +140,11 @@ func FuzzReaderEventsObject(f *testing.F) {
 func FuzzReaderJSONL(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, limit uint16) { fuzzRead(t, data, FormatJSONL, limit) })
+}
+
+func FuzzReaderACPRecording(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, limit uint16) { fuzzRead(t, data, FormatACPRecording, limit) })
 }
 
 func FuzzReaderSSE(f *testing.F) {

@@ -57,12 +57,20 @@ func (x Index) Records(ra io.ReaderAt, i, j int) ([]model.Record, error) {
 		seq := uint64(k + 1)
 		if ex != nil && ex.bad != nil {
 			u := *ex.bad
-			recs[k-i] = model.Record{Seq: seq, Proto: model.ProtoAGUI, Raw: raw, Event: &u}
+			recs[k-i] = model.Record{Seq: seq, At: x.At(k), Proto: x.proto(), Raw: raw, Event: &u}
 			continue
 		}
-		recs[k-i] = item{raw: raw}.record(seq)
+		recs[k-i] = item{raw: raw, acp: x.format == FormatACPRecording}.record(seq)
 	}
 	return recs, nil
+}
+
+// proto is the protocol of the index's records.
+func (x Index) proto() model.Proto {
+	if x.format == FormatACPRecording {
+		return model.ProtoACP
+	}
+	return model.ProtoAGUI
 }
 
 // spanEnd returns where the input bytes of records i to j-1 end: how far

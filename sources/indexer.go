@@ -76,15 +76,21 @@ func (ix *Indexer) add(it item) {
 	}
 	var typ []byte
 	var t time.Time
+	var ev scannedEvent
+	var scannedOK bool
+	if it.bad == nil && !it.acp { // an ACP recording's lines are decoded
+		ev, scannedOK = scanEvent(it.raw)
+	}
 	if it.bad != nil {
 		ex.bad = it.bad
-	} else if ev, ok := scanEvent(it.raw); ok {
+	} else if scannedOK {
 		typ = ev.typ
 		if ev.timed {
 			t = agui.Timestamp{Millis: float64(ev.ms), Valid: true}.Time()
 		}
 	} else {
 		rec := it.record(uint64(i + 1))
+		t = rec.At // an ACP recording's line keeps its time when its message is bad
 		if u, bad := rec.Event.(*model.Unreadable); bad {
 			ex.bad = u
 			if rec.Raw == nil { // the line or frame is reported, not kept

@@ -13,6 +13,8 @@ import (
 type jsonlReader struct {
 	lines lineReader
 	limit int64
+	// acp reads an ACP recording: each line is kept whole for acpRecord.
+	acp bool
 }
 
 func newJSONLReader(in *bufio.Reader, at position, limit int64) *jsonlReader {
@@ -26,7 +28,7 @@ func (j *jsonlReader) next() (item, error) {
 			return item{}, err
 		}
 		if ln.over {
-			return item{bad: tooBig(ln.start, j.limit, lineAt(ln.num))}, nil
+			return item{bad: tooBig(ln.start, j.limit, lineAt(ln.num)), acp: j.acp}, nil
 		}
 		lead := len(ln.text) - len(bytes.TrimLeft(ln.text, " \t\r"))
 		text := bytes.TrimRight(ln.text[lead:], " \t\r")
@@ -37,6 +39,13 @@ func (j *jsonlReader) next() (item, error) {
 		sp := span{at: at, num: ln.num, col: int64(lead), rawAt: at, owned: ln.owned}
 		if !ln.ended {
 			sp.unread = int64(len(text))
+		}
+		if j.acp {
+			raw := text
+			if !sp.owned {
+				raw = piecewise.Clone(text)
+			}
+			return sp.place(item{raw: raw, at: sp, acp: true}), nil
 		}
 		return value(text, sp), nil
 	}

@@ -15,7 +15,8 @@ const DefaultMaxEventBytes int64 = 64 << 20
 // bufferSize is the read buffer: lines up to this size are parsed in place.
 const bufferSize = 64 << 10
 
-// Reader reads AG-UI events from a log, one record per Next call. It reads
+// Reader reads AG-UI events from a log, one record per Next call (or an
+// ACP recording's messages, FormatACPRecording). It reads
 // as it goes and holds one event (at most about MaxEventBytes) plus a read
 // buffer in memory, so it works on pipes and huge logs as well as on small
 // saved files.
@@ -57,6 +58,9 @@ type item struct {
 	// says why in words naming its line or frame.
 	lazy bool
 	at   span
+	// acp says raw is a line of an ACP recording: its record is an ACP
+	// one, made from the message the line holds (acpRecord).
+	acp bool
 }
 
 // buffered reports whether a whole next line (for JSON Lines and SSE) is
@@ -131,6 +135,9 @@ func (r *Reader) read() (item, uint64, error) {
 
 // record decodes an item into the record numbered seq.
 func (it item) record(seq uint64) model.Record {
+	if it.acp {
+		return acpRecord(seq, it)
+	}
 	rec := model.Record{Seq: seq, Proto: model.ProtoAGUI, Raw: it.raw}
 	if it.bad != nil {
 		rec.Event = it.bad
@@ -176,6 +183,10 @@ func (r *Reader) start() error {
 		sse := newSSEReader(r.in, pos, limit)
 		sse.cut = r.cutFrame
 		r.events = sse
+	case FormatACPRecording:
+		jl := newJSONLReader(r.in, pos, limit)
+		jl.acp = true
+		r.events = jl
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -180,6 +180,7 @@ const (
 	tailLines              // JSON Lines
 	tailSSE
 	tailArray
+	tailACP // an ACP recording: JSON Lines of acp.FormatLine
 )
 
 type tailer struct {

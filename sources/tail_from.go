@@ -68,6 +68,9 @@ func (t *tailer) takeUp(s TailStart) bool {
 	t.head = append(t.head[:0], s.Head...)
 	t.mark = append(t.mark[:0], s.Mark...)
 	t.format = tailLines
+	if LooksLikeACPRecording(s.Head) {
+		t.format = tailACP
+	}
 	return true
 }
 

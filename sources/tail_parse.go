@@ -64,6 +64,9 @@ func (t *tailer) detect() bool {
 			t.format = tailSSE
 		}
 	}
+	if LooksLikeACPRecording(b[i : i+nl]) {
+		t.format = tailACP
+	}
 	return true
 }
 
@@ -235,6 +238,10 @@ func (t *tailer) value(raw []byte, at int64) {
 	}
 	raw = piecewise.Clone(raw)
 	t.seq++
+	if t.format == tailACP {
+		t.pending = append(t.pending, acpRecord(t.seq, item{raw: raw, at: span{at: at}, acp: true}))
+		return
+	}
 	rec := model.Record{Seq: t.seq, Proto: model.ProtoAGUI, Raw: raw, Event: agui.Decode(raw)}
 	if ts, ok := agui.Time(rec.Event); ok {
 		rec.At = ts
@@ -247,6 +254,10 @@ func (t *tailer) value(raw []byte, at int64) {
 // bad adds an Unreadable record.
 func (t *tailer) bad(reason string, at int64) {
 	t.seq++
-	t.pending = append(t.pending, model.Record{Seq: t.seq, Proto: model.ProtoAGUI, At: time.Now(),
+	proto := model.ProtoAGUI
+	if t.format == tailACP {
+		proto = model.ProtoACP
+	}
+	t.pending = append(t.pending, model.Record{Seq: t.seq, Proto: proto, At: time.Now(),
 		Event: &model.Unreadable{Reason: reason, Offset: at}})
 }
