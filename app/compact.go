@@ -29,6 +29,9 @@ func Compact(opts *Options, src *Source, output, thread string) error {
 	if len(recs) == 0 {
 		return BadInput(fmt.Errorf("%s holds no events", src.Name()))
 	}
+	if recs[0].Proto == model.ProtoACP {
+		return BadInput(fmt.Errorf("%s is an ACP recording: compact makes AG-UI event logs smaller; a recording is kept as it was (agentwatch replay %s plays it)", src.Name(), src.Arg))
+	}
 	ts, parts := splitThreads(src, recs)
 	if thread != "" {
 		th, err := SelectThread(ts, src, thread)

@@ -26,7 +26,7 @@ const wholeReadFloor = 64 << 20
 func tuneForWholeRead(src *Source) {
 	size := int64(0)
 	switch src.Kind {
-	case KindEventLog, KindMessages, KindACPRecording, KindOTLP:
+	case KindEventLog, KindMessages, KindOTLP:
 		if st, err := os.Stat(src.Arg); err == nil {
 			size = st.Size()
 		}

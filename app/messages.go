@@ -10,16 +10,14 @@ import (
 // messagesNote says what was detected, for titles and headers.
 func messagesNote(src *Source) string {
 	switch src.Kind {
-	case KindACPRecording:
-		return "ACP recording (agentwatch replay plays it at its recorded pace)"
 	case KindOTLP:
 		return otlpNote
 	}
 	return string(src.Format) + " · message-level review, no timing"
 }
 
-// reviewMessages shows a source read whole (a messages-only file, an ACP
-// recording): its tool calls as steps, with the panel, no timing; the
+// reviewMessages shows a source read whole (a messages-only file, an OTLP
+// file written out pretty): its tool calls as steps, with the panel, no timing; the
 // title bar says which format was detected. Piped, it prints the steps.
 func reviewMessages(opts *Options, src *Source) error {
 	if !opts.Plain && opts.Record == "" && !opts.screen() {

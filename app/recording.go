@@ -25,8 +25,8 @@ type Recording struct {
 	sched  *replay.Schedule
 }
 
-// OpenRecording reads src whole for replay: the demo, an event log, or an
-// ACP recording (at its true pace). Messages files carry no times and are
+// OpenRecording reads src whole for replay: the demo, an event log (an ACP
+// recording plays at its true pace), an OTLP file. Messages files carry no times and are
 // not played; folders are followed, not played.
 func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, error) {
 	if err := ro.check(); err != nil {
@@ -44,7 +44,7 @@ func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, e
 	}
 	var recs []model.Record
 	switch src.Kind {
-	case KindACPRecording, KindOTLP:
+	case KindOTLP:
 		recs = src.Records
 	case KindDemo, KindEventLog, KindStdin:
 		in, closeIn, err := src.Open(opts.Stdin)

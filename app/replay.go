@@ -150,7 +150,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		rest *indexing // the indexing still to do, for a file
 	)
 	switch src.Kind {
-	case KindACPRecording, KindOTLP: // recorded with their times: their true pace
+	case KindOTLP: // recorded with their times: their true pace
 		rs = replay.Slice(src.Records)
 	case KindDemo, KindStdin, KindURL:
 		in, closeIn, err := src.Open(opts.Stdin)

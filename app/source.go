@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -24,13 +23,13 @@ const (
 	KindDemo Kind = iota
 	// KindStdin is standard input ("-"): an event stream that may never end.
 	KindStdin
-	// KindEventLog is an AG-UI event log file, in any format the reader takes.
+	// KindEventLog is an event log file: AG-UI events in any format the
+	// reader takes, or an ACP session as agentwatch acp --record keeps it
+	// (sources.FormatACPRecording). Either is read as it goes.
 	KindEventLog
 	// KindMessages is a file that holds only messages: an AI SDK
 	// UIMessage[] file or an AG-UI MESSAGES_SNAPSHOT log.
 	KindMessages
-	// KindACPRecording is an ACP session as agentwatch acp --record keeps it.
-	KindACPRecording
 	// KindURL is an AG-UI endpoint, for connect.
 	KindURL
 	// KindFolder is a folder of logs, or a glob pattern naming logs: each
@@ -52,8 +51,6 @@ func (k Kind) String() string {
 		return "event log"
 	case KindMessages:
 		return "messages file"
-	case KindACPRecording:
-		return "ACP recording"
 	case KindURL:
 		return "URL"
 	case KindFolder:
@@ -65,13 +62,13 @@ func (k Kind) String() string {
 }
 
 // Source is an argument once agentwatch knows what it is. Messages files
-// and ACP recordings are small enough to be read whole when identified;
-// event logs are read by whoever opens them.
+// and OTLP files are read whole when identified; event logs (ACP
+// recordings too) are read by whoever opens them, as they go.
 type Source struct {
 	Kind Kind
 	// Arg is the argument as given ("" for the demo, "-" for stdin).
 	Arg string
-	// Records are a messages file's or an ACP recording's records.
+	// Records are a messages file's or an OTLP file's records.
 	Records []model.Record
 	// Format names a messages file's format.
 	Format sources.MessagesFormat
@@ -87,8 +84,8 @@ type Source struct {
 const maxMessagesFile = 256 << 20
 
 // Identify decides what arg is: the demo (""), standard input ("-"), a URL,
-// a folder or glob of logs, a messages file, an ACP recording or an event
-// log. A file that holds
+// a folder or glob of logs, a messages file, an OTLP file or an event
+// log (AG-UI events, or an ACP recording). A file that holds
 // messages but cannot be converted is an InputError naming the bad part; a
 // file that does not exist is left for Open to report, the same way for
 // every command.
@@ -118,9 +115,9 @@ func Identify(arg string) (*Source, error) {
 	return identifyFile(arg)
 }
 
-// identifyFile decides what the file at path is: a messages file, an ACP
-// recording or (by default, and for a path that does not exist yet) an
-// event log.
+// identifyFile decides what the file at path is: a messages file, an OTLP
+// file or (by default, and for a path that does not exist yet) an event
+// log, which an ACP recording is too.
 func identifyFile(arg string) (*Source, error) {
 	src := &Source{Kind: KindEventLog, Arg: arg}
 	st, err := os.Stat(arg)
@@ -134,7 +131,7 @@ func identifyFile(arg string) (*Source, error) {
 	if otlp.LooksLikeOTLP(head) {
 		return identifyOTLP(src)
 	}
-	if !mayBeWhole(head) {
+	if sources.LooksLikeACPRecording(head) || !mayBeWhole(head) {
 		return src, nil
 	}
 	if st.Size() <= maxMessagesFile {
@@ -150,13 +147,6 @@ func identifyFile(arg string) (*Source, error) {
 			src.Kind, src.Records, src.Format = KindMessages, recs, format
 			return src, nil
 		}
-	}
-	recs, ok, err := acpRecording(arg)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		src.Kind, src.Records = KindACPRecording, recs
 	}
 	return src, nil
 }
@@ -181,48 +171,24 @@ func readHead(path string) ([]byte, error) {
 }
 
 // mayBeWhole tells from a file's first bytes whether it may be a messages
-// file or an ACP recording, which are read whole; an ordinary event log
-// (most files, and the big ones) is then not read twice. A messages file
-// names MESSAGES_SNAPSHOT or has a first message with "role" and "parts"
-// well within the head; a recording's first line says what it is.
+// file, which is read whole; an ordinary event log (most files, and the
+// big ones) is then not read twice. A messages file names
+// MESSAGES_SNAPSHOT or has a first message with "role" and "parts" well
+// within the head.
 func mayBeWhole(head []byte) bool {
-	return sources.LooksLikeACPRecording(head) ||
-		bytes.Contains(head, []byte("MESSAGES_SNAPSHOT")) ||
+	return bytes.Contains(head, []byte("MESSAGES_SNAPSHOT")) ||
 		(bytes.Contains(head, []byte(`"role"`)) && bytes.Contains(head, []byte(`"parts"`)))
 }
 
-// WholeFile reads a folder's file whole when it is a messages file, an
-// ACP recording or an OTLP file (which are not followed as they grow) and returns its
-// records; ok is false for an event log, which is tailed.
+// WholeFile reads a folder's file whole when it is a messages file or an
+// OTLP file (which are not followed as they grow) and returns its records;
+// ok is false for an event log (an ACP recording too), which is tailed.
 func WholeFile(path string) (recs []model.Record, ok bool) {
 	src, err := identifyFile(path)
-	if err != nil || (src.Kind != KindMessages && src.Kind != KindACPRecording && src.Kind != KindOTLP) {
+	if err != nil || (src.Kind != KindMessages && src.Kind != KindOTLP) {
 		return nil, false
 	}
 	return src.Records, true
-}
-
-// acpRecording reads path when it is an ACP recording (as acp --record
-// writes) and returns its records; ok is false for anything else.
-func acpRecording(path string) (recs []model.Record, ok bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false, nil // Open says what is wrong
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	first, err := br.Peek(64 << 10)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, false, nil
-	}
-	if !sources.LooksLikeACPRecording(first) {
-		return nil, false, nil
-	}
-	recs, err = sources.ReadACPRecording(br)
-	if err != nil {
-		return nil, false, BadInput(fmt.Errorf("%s: %w", path, err))
-	}
-	return recs, true, nil
 }
 
 // Name is the source as a person calls it, for titles and messages; a

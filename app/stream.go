@@ -27,8 +27,8 @@ type Stream struct {
 // OpenStream starts reading src until ctx ends, as the screen would show
 // it: an event log or a folder is followed as tail follows it (a file not
 // there yet is waited for), standard input and a URL (run once, with co)
-// are read as they arrive, and a messages file or an ACP recording is
-// one batch, for review. An OTLP file of a request per line is followed
+// are read as they arrive, and a messages file is one batch, for review;
+// an ACP recording is an event log. An OTLP file of a request per line is followed
 // too, each line mapped as it comes (liveOTLP); one written out pretty is
 // one batch. The demo is not a stream: OpenRecording plays it.
 func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.ConnectOptions) (*Stream, error) {
@@ -52,7 +52,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 	case KindFolder:
 		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: followedWhole})
 		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
-	case KindMessages, KindACPRecording:
+	case KindMessages:
 		st.Batches, st.Status = wholeStream(src)
 	case KindStdin:
 		batches, _ := sources.Batches(ctx, sources.NewReader(opts.Stdin), 512)
@@ -71,7 +71,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 }
 
 // wholeStream is a source read whole as one batch, for review: a
-// messages file, an ACP recording, an OTLP file written out pretty.
+// messages file, an OTLP file written out pretty.
 func wholeStream(src *Source) (<-chan model.Batch, <-chan string) {
 	batches := make(chan model.Batch, 1)
 	batches <- model.Batch{Source: src.Name(), Records: src.Records}

@@ -40,7 +40,7 @@ func readInto(opts *Options, src *Source, apply func([]model.Record)) error {
 	if err := withToolKinds(opts, src); err != nil {
 		return err
 	}
-	if src.Kind == KindMessages || src.Kind == KindACPRecording || src.Kind == KindOTLP {
+	if src.Kind == KindMessages || src.Kind == KindOTLP {
 		apply(src.Records)
 		return nil
 	}

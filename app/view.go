@@ -10,8 +10,8 @@ import (
 )
 
 // View is what agentwatch does with one argument and no command: the demo
-// plays; a file opens for review and is followed if it grows; messages
-// files and ACP recordings open for step-through; standard input is
+// plays; a file (an event log, or an ACP recording) opens for review and
+// is followed if it grows; messages files open for step-through; standard input is
 // watched live. Piped without --plain it prints the step list instead.
 func View(opts *Options, src *Source) error {
 	if err := opts.CheckLayout(); err != nil {
@@ -26,7 +26,7 @@ func View(opts *Options, src *Source) error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 		return Follow(ctx, opts, src.Arg)
-	case src.Kind == KindMessages, (src.Kind == KindACPRecording || src.Kind == KindOTLP) && !opts.Play:
+	case src.Kind == KindMessages, src.Kind == KindOTLP && !opts.Play:
 		return reviewMessages(opts, src)
 	case src.Kind == KindURL:
 		_, _, err := src.Open(opts.Stdin)

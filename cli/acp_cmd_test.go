@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/sources"
 )
 
 // acpRun runs `agentwatch acp` against the fixture agent in a fresh folder.
@@ -104,12 +104,23 @@ func TestACPRecordListLoad(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("replay: exit %d", code)
 	}
-	src, err := app.Identify(rec)
-	if err != nil || src.Kind != app.KindACPRecording {
-		t.Fatalf("recording not recognised: %v", err)
+	file, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
 	}
+	r := sources.NewReader(file)
 	f := fold.New(fold.Options{})
-	f.Apply(src.Records...)
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		f.Apply(rec)
+	}
+	file.Close()
+	if r.Format() != sources.FormatACPRecording {
+		t.Fatalf("the recording is read as %s", r.Format())
+	}
 	if n := len(f.Steps()); n < 13 {
 		t.Fatalf("the recording folds to %d steps", n)
 	}

@@ -111,6 +111,7 @@ func TestCompactCommandErrors(t *testing.T) {
 		{"not JSON", []string{write("bad.jsonl", "{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\nnot json at all\n")}, "record 2"},
 		{"not an object", []string{write("num.json", `[{"type":"RUN_STARTED","threadId":"t","runId":"r"}, 5]`)}, "not an event"},
 		{"bad flag", []string{"--nope", "x"}, "unknown flag"},
+		{"an ACP recording", []string{"../testdata/acp/coding-session.jsonl"}, "is an ACP recording"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
