@@ -44,14 +44,7 @@ func TestACPPlainBounded(t *testing.T) {
 	}
 	want, _ := sessionLines(t, recs, plainKeepAll)
 	got, f := sessionLines(t, recs, plainDefaults)
-	if got != want {
-		i := 0
-		for i < len(got) && i < len(want) && got[i] == want[i] {
-			i++
-		}
-		t.Fatalf("bounded lines differ at byte %d of %d (want %d):\n got …%s…\nwant …%s…",
-			i, len(got), len(want), got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
-	}
+	sameLines(t, "the bounded turn's lines", got, want)
 	if !strings.Contains(got, "echo 2999") || !strings.Contains(got, "did 0") {
 		t.Fatalf("the lines miss the first message or the last call:\n%s", got[max(0, len(got)-500):])
 	}

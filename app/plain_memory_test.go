@@ -39,6 +39,20 @@ func plainOf(t *testing.T, log []byte, mem *plainMemory) (string, *fold.Threads)
 	return out.String(), ts
 }
 
+// sameLines fails t when got is not want, showing where they part.
+func sameLines(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got == want {
+		return
+	}
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	t.Fatalf("%s differ at byte %d of %d (want %d):\n got …%s…\nwant …%s…",
+		what, i, len(got), len(want), got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
+}
+
 // --plain holding little (shedding, forgetting, retiring quiet threads)
 // prints exactly the lines it prints holding everything, on a log of many
 // threads whose runs take turns and resend their thread's conversation.
@@ -47,14 +61,7 @@ func TestPlainBoundedPrintsTheSame(t *testing.T) {
 	want, _ := plainOf(t, log, newPlainMemory(plainKeepAll))
 	small := newPlainMemory(plainLimits{keepItems: 8, keepContent: 2, keepSteps: 4, retireAfter: 900, retireEvery: 64})
 	got, ts := plainOf(t, log, small)
-	if got != want {
-		i := 0
-		for i < len(got) && i < len(want) && got[i] == want[i] {
-			i++
-		}
-		t.Fatalf("bounded --plain differs at byte %d of %d (want %d):\n got …%s…\nwant …%s…",
-			i, len(got), len(want), got[max(0, i-200):min(len(got), i+200)], want[max(0, i-200):min(len(want), i+200)])
-	}
+	sameLines(t, "bounded --plain", got, want)
 	forgot := 0
 	for _, th := range ts.List() {
 		forgot += th.Fold.StepBase()
