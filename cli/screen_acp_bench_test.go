@@ -83,4 +83,3 @@ func writeRecording(b *testing.B, path string, n int) int64 {
 	f.Close()
 	return st.Size()
 }
-
