@@ -63,8 +63,10 @@ type AppOptions struct {
 	// end, records 1 to seq. It may keep the checkpoint and must return at
 	// once. Nil keeps nothing.
 	Keep func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64)
-	// Recording is the file a stream is recorded to (--record), named
-	// where the screen says that content it shed is not kept; "" for none.
+	// Recording is the file a live agent's session is recorded to
+	// (--record; "" for none): a step the screen shed is read back from
+	// it, through ReadBack with the recording as the source and the
+	// session's id as the thread.
 	Recording string
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).

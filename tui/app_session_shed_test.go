@@ -90,3 +90,43 @@ func TestSessionSheds(t *testing.T) {
 		t.Errorf("looking back, the session kept %d items of %d", got, items+2*n)
 	}
 }
+
+// A recorded session reads a step it shed back from its recording, as the
+// session's thread there.
+func TestSessionReadsBackFromRecording(t *testing.T) {
+	const n = 6000
+	recs := acpTurn(t, 0, n)
+	whole := fold.New(fold.Options{})
+	whole.Apply(recs...)
+	var asked []readBackKey
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Recording: "run.jsonl",
+		ReadBack: func(source, thread string, index int, callID string) (*model.Step, error) {
+			asked = append(asked, readBackKey{source, thread, index})
+			if callID != "" && callID != whole.Steps()[index].ToolCallID { // "" for a step the screen forgot
+				return nil, fmt.Errorf("asked for %q", callID)
+			}
+			c := *whole.Steps()[index]
+			return &c, nil
+		}})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for i := 0; i < len(recs); i += 250 {
+		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
+	}
+	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if cmd == nil {
+		if s := a.step(); s == nil || !s.Shed {
+			t.Fatalf("step %d is not shed: the test reads nothing back", a.selected+1)
+		}
+		t.Fatal("selecting a shed step asked for nothing to be read back")
+	}
+	a.Update(cmd())
+	if len(asked) == 0 || asked[len(asked)-1] != (readBackKey{"run.jsonl", "s", 0}) {
+		t.Fatalf("read back %v, want step 1 of session s in run.jsonl", asked)
+	}
+	view := ansi.Strip(a.View().Content)
+	if !strings.Contains(view, "$ echo 0") || !strings.Contains(view, "out 0") {
+		t.Errorf("step 1, read back, is not shown:\n%s", view)
+	}
+}
+

@@ -92,13 +92,17 @@ func (a *App) droppedNote() string {
 	return note
 }
 
-// readBackKeyOf is the key of step s of the thread on screen (ok false
-// when the screen has no threads).
+// readBackKeyOf is the key of step s of the thread on screen: of a source
+// of threads, or of a live agent's session in its recording (ok false
+// otherwise).
 func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
-	if a.mode != modeThreads || a.threads.cur == nil {
-		return readBackKey{}, false
+	switch {
+	case a.mode == modeThreads && a.threads.cur != nil:
+		return readBackKey{source: a.threads.cur.Source, thread: a.threads.cur.ID, index: s.Index}, true
+	case a.mode == modeSession && a.opts.Recording != "":
+		return readBackKey{source: a.opts.Recording, thread: a.fold.Session().ID, index: s.Index}, true
 	}
-	return readBackKey{source: a.threads.cur.Source, thread: a.threads.cur.ID, index: s.Index}, true
+	return readBackKey{}, false
 }
 
 // shownStep is the selected step as the panel shows it: read back from its
