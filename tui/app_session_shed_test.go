@@ -129,4 +129,3 @@ func TestSessionReadsBackFromRecording(t *testing.T) {
 		t.Errorf("step 1, read back, is not shown:\n%s", view)
 	}
 }
-
