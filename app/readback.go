@@ -102,16 +102,16 @@ func threadOf(ts *fold.Threads, id string) *fold.Thread {
 // are the same as the screen's, as the fold is deterministic and never
 // reuses one. Items around a step are found from the last checkpoint
 // before the step began.
-func readItems(opts *Options, file func(source string) string) func(source string) func(tui.ItemsWanted) ([]*model.Item, error) {
-	return func(source string) func(tui.ItemsWanted) ([]*model.Item, error) {
+func readItems(opts *Options, file func(source string) string) func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
+	return func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
 		path := file(source)
 		if path == "" {
 			return nil
 		}
-		return func(w tui.ItemsWanted) ([]*model.Item, error) {
+		return func(w tui.ItemsWanted) (tui.ItemsRead, error) {
 			x, err := useIndex(opts, path)
 			if err != nil {
-				return nil, err
+				return tui.ItemsRead{}, err
 			}
 			defer x.mu.Unlock()
 			return x.items(w)
@@ -124,16 +124,16 @@ func readItems(opts *Options, file func(source string) string) func(source strin
 const readItemsBatch = 256
 
 // items reads back the items w wants (see readItems).
-func (x *readIndex) items(w tui.ItemsWanted) ([]*model.Item, error) {
+func (x *readIndex) items(w tui.ItemsWanted) (tui.ItemsRead, error) {
 	from, to := w.From, w.To
 	if w.Step >= 0 {
 		s, err := x.step(w.Thread, w.Step, w.ToolCallID, false)
 		if err != nil {
-			return nil, err
+			return tui.ItemsRead{}, err
 		}
 		seq, err := x.stepItem(w.Thread, s.Index)
 		if err != nil {
-			return nil, err
+			return tui.ItemsRead{}, err
 		}
 		keep := uint64(max(w.Max, 1))
 		from, to = seq-min(seq-1, keep/2), seq+keep-keep/2
@@ -145,21 +145,21 @@ func (x *readIndex) items(w tui.ItemsWanted) ([]*model.Item, error) {
 	}
 	if x.grown() && !x.made(w.Thread, upTo-1) {
 		if err := x.build(); err != nil {
-			return nil, err
+			return tui.ItemsRead{}, err
 		}
 	}
-	items, _, err := x.tl.Items(x.tl.Len(), "", w.Thread, from, upTo)
+	items, steps, _, err := x.tl.Items(x.tl.Len(), "", w.Thread, from, upTo)
 	if err != nil {
-		return nil, fmt.Errorf("thread %s is no longer in %s (it was truncated or rewritten)", w.Thread, x.path)
+		return tui.ItemsRead{}, fmt.Errorf("thread %s is no longer in %s (it was truncated or rewritten)", w.Thread, x.path)
 	}
 	if check {
 		n := len(items)
 		if n == 0 || items[n-1].Seq != to || items[n-1].Kind != w.AfterKind || items[n-1].ID != w.AfterID {
-			return nil, fmt.Errorf("%s is not what it was: it was truncated or rewritten", x.path)
+			return tui.ItemsRead{}, fmt.Errorf("%s is not what it was: it was truncated or rewritten", x.path)
 		}
-		items = items[:n-1]
+		items = items[:n-1] // (its step, if it has one, is not in the screen's window: it goes)
 	}
-	return items, nil
+	return tui.ItemsRead{Items: items, Steps: steps}, nil
 }
 
 // made reports whether the thread had made item seq by the index's end.

@@ -34,7 +34,7 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 	half.Apply(path, recs[:bytes.Count(log[:cut], []byte{'\n'})]...)
 	made := half.List()[0].Fold.ItemsMade()
 
-	read := readItems(&Options{}, func(s string) string { return s })(path)
+	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
 	want := func(from, to uint64) tui.ItemsWanted {
 		return tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
 	}
@@ -83,7 +83,7 @@ func TestReadIndexesKeepTheNewest(t *testing.T) {
 	}
 	readAll := func() {
 		for i, p := range paths {
-			got, err := readItems(&Options{}, func(s string) string { return s })(p)(tui.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
+			got, err := itemsOnly(readItems(&Options{}, func(s string) string { return s })(p))(tui.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
 			if err != nil || len(got) != 50 {
 				t.Fatalf("%s: %d items, %v", p, len(got), err)
 			}
@@ -149,7 +149,7 @@ func TestReadIndexBadInput(t *testing.T) {
 	if len(whole.Fold.Diagnostics()) == 0 {
 		t.Fatal("the bad lines made no problem: the test tests nothing")
 	}
-	read := readItems(&Options{}, func(s string) string { return s })(path)
+	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
 	for from := uint64(1); from < whole.Fold.ItemsMade(); from += 400 {
 		to := min(from+400, whole.Fold.ItemsMade())
 		got, err := read(tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 400, From: from, To: to})

@@ -16,6 +16,14 @@ import (
 	"github.com/agentwatch/agentwatch/tui"
 )
 
+// itemsOnly is read keeping only the items it reads back.
+func itemsOnly(read func(tui.ItemsWanted) (tui.ItemsRead, error)) func(tui.ItemsWanted) ([]*model.Item, error) {
+	return func(w tui.ItemsWanted) ([]*model.Item, error) {
+		r, err := read(w)
+		return r.Items, err
+	}
+}
+
 // readItemsLog writes a generated log (of seed) and folds it whole,
 // without shedding: the fold the items read back are held to.
 func readItemsLog(t *testing.T, events int, seed int64) (path string, th *fold.Thread) {
@@ -90,7 +98,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 	// A window far smaller than the thread, so that the fold reading back
 	// sheds many times before it gets there.
 	const window = 500
-	read := readItems(&Options{}, func(s string) string { return s })(path)
+	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
 	if read == nil {
 		t.Fatal("a file source has no reader")
 	}
@@ -153,12 +161,12 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := items[len(items)/2]
-		_, err := readItems(&Options{}, func(string) string { return p })(path)(tui.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: window,
+		_, err := itemsOnly(readItems(&Options{}, func(string) string { return p })(path))(tui.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: window,
 			From: after.Seq - window, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
 		if err == nil || !strings.Contains(err.Error(), "rewritten") {
 			t.Fatalf("reading back from a rewritten file: %v", err)
 		}
-		_, err = readItems(&Options{}, func(string) string { return p })(path)(tui.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
+		_, err = itemsOnly(readItems(&Options{}, func(string) string { return p })(path))(tui.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
 			ToolCallID: whole.Steps()[0].ToolCallID, Max: window})
 		if err == nil {
 			t.Fatal("reading a step back from a rewritten file did not fail")

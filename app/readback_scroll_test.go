@@ -20,6 +20,7 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/tui/render"
 )
 
 // shedScreen tails a generated log while it is written, in 64 appends,
@@ -151,6 +152,20 @@ func TestShedThenScrollBack(t *testing.T) {
 		t.Errorf("the title bar does not say how many items were read back:\n%s", s)
 	}
 	t.Logf("%d reads back to the start", reads)
+	// The first step was forgotten (two bytes of it kept): its row draws
+	// it as it was, read back with the items around it.
+	first := whole.Steps()[0]
+	if a.Threads().Len() != 1 || a.Threads().List()[0].Fold.StepBase() == 0 {
+		t.Fatal("the screen forgot no step: the check below checks nothing")
+	}
+	label := render.StepLabel(first)
+	verb, title, ok := strings.Cut(label, " · ")
+	if !ok {
+		t.Fatalf("step 1's label %q names nothing after its verb: the check below checks nothing", label)
+	}
+	if row := verb + " · " + title[:min(len(title), 12)]; !strings.Contains(s, row) {
+		t.Errorf("step 1's row does not say %q:\n%s", row, s)
+	}
 
 	// Search, filter and the cursor work over the window read back.
 	keys := []tea.KeyPressMsg{{Code: '/', Text: "/"}, {Code: 'e', Text: "e"}, {Code: tea.KeyEnter}, {Code: 'n', Text: "n"},

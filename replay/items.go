@@ -18,18 +18,20 @@ const itemsBatch = 256
 // At(k) (which has those open at its checkpoint), or, for one that stays
 // open, once 2×(to−from) more have come, so that reading back costs a few
 // thousand records and holds what it reads, not the rest of the log.
-// It returns the items as the fold of the first j records has them, and j
-// (≤ k): an item finished but changed after j (a run's end may touch its
+// It returns the items as the fold of the first j records has them, the
+// steps their tool-call rows show (as row skeletons: without arguments,
+// result, diffs or screenshots, which a panel reads back for itself), and
+// j (≤ k): an item finished but changed after j (a run's end may touch its
 // first message) shows as it was at j, as reading back a file shows it.
 // It is safe to call while another goroutine extends the timeline or
 // seeks.
-func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item, int, error) {
+func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item, []*model.Step, int, error) {
 	if from < 1 || to <= from {
-		return nil, 0, fmt.Errorf("timeline: items %d to %d: want 1 ≤ from < to", from, to)
+		return nil, nil, 0, fmt.Errorf("timeline: items %d to %d: want 1 ≤ from < to", from, to)
 	}
 	ts, at, err := t.Before(k, src, id, from)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	held := t.held(k, src, id)
 	patience := to + 2*(to-from)
@@ -37,7 +39,7 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 		j := min(k, at+itemsBatch)
 		recs, err := t.src.Records(at, j)
 		if err != nil {
-			return nil, 0, fmt.Errorf("timeline: records %d–%d: %w", at, j, err)
+			return nil, nil, 0, fmt.Errorf("timeline: records %d–%d: %w", at, j, err)
 		}
 		ts.Apply(source, recs...)
 		at = j
@@ -55,15 +57,22 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 	}
 	th := findThread(ts.List(), src, id)
 	if th == nil {
-		return nil, 0, fmt.Errorf("timeline: no thread %q at position %d", id, k)
+		return nil, nil, 0, fmt.Errorf("timeline: no thread %q at position %d", id, k)
 	}
 	var out []*model.Item
+	var steps []*model.Step
 	for _, it := range th.Fold.Items() {
-		if it.Seq >= from && it.Seq < to {
-			out = append(out, it)
+		if it.Seq < from || it.Seq >= to {
+			continue
+		}
+		out = append(out, it)
+		if s := th.Fold.Step(it.Step); it.Kind == model.ItemToolCall && s != nil {
+			row := *s
+			row.Args, row.ArgsJSON, row.Result, row.ResultJSON, row.Screenshots, row.Diffs = "", nil, "", nil, nil, nil
+			steps = append(steps, &row)
 		}
 	}
-	return out, at, nil
+	return out, steps, at, nil
 }
 
 // findThread is the thread of list with source src and id (nil for none).

@@ -27,7 +27,7 @@ func TestTimelineItems(t *testing.T) {
 						shed += int(th.Fold.ItemsMade()) - len(findThread(at.List(), th.Source, th.ID).Fold.Items())
 						for from := uint64(1); from <= th.Fold.ItemsMade(); from += 2 {
 							to := min(from+3, th.Fold.ItemsMade()+1)
-							got, j, err := tl.Items(k, th.Source, th.ID, from, to)
+							got, steps, j, err := tl.Items(k, th.Source, th.ID, from, to)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -53,16 +53,31 @@ func TestTimelineItems(t *testing.T) {
 							if a, b := jsonOf(t, got), jsonOf(t, want); a != b {
 								t.Fatalf("Items(%d, %q, %d, %d):\n got %s\nwant %s", k, th.ID, from, to, a, b)
 							}
+							// The steps the tool-call rows show, as rows draw them.
+							var rows []*model.Step
+							for _, it := range want {
+								if s := then.Fold.Step(it.Step); it.Kind == model.ItemToolCall && s != nil {
+									rows = append(rows, s)
+								}
+							}
+							if len(steps) != len(rows) {
+								t.Fatalf("Items(%d, %q, %d, %d): %d steps for %d tool calls", k, th.ID, from, to, len(steps), len(rows))
+							}
+							for i, s := range rows {
+								if g := steps[i]; g.Index != s.Index || g.Label() != s.Label() || g.Status != s.Status || g.Result != "" || g.Args != "" {
+									t.Fatalf("Items(%d, …): step %d reads back as %q %s, want %q %s without content", k, s.Index, g.Label(), g.Status, s.Label(), s.Status)
+								}
+							}
 						}
 					}
 				}
 				if len(recs) > 20 && shed == 0 {
 					t.Fatal("nothing was shed: the test reads nothing back")
 				}
-				if _, _, err := tl.Items(len(recs), "", "", 3, 3); err == nil {
+				if _, _, _, err := tl.Items(len(recs), "", "", 3, 3); err == nil {
 					t.Fatal("an empty range: want an error")
 				}
-				if _, _, err := tl.Items(len(recs), "", "no such thread", 1, 2); err == nil {
+				if _, _, _, err := tl.Items(len(recs), "", "no such thread", 1, 2); err == nil {
 					t.Fatal("a thread the log does not have: want an error")
 				}
 			})

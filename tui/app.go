@@ -56,7 +56,7 @@ type AppOptions struct {
 	// ReadItems returns how items the screen shed are read back from a
 	// source's file, or nil when the source is not a file (what was shed
 	// is gone). The screen asks it once per source.
-	ReadItems func(source string) func(ItemsWanted) ([]*model.Item, error)
+	ReadItems func(source string) func(ItemsWanted) (ItemsRead, error)
 	// Keep is given, on the screen's goroutine, a checkpoint of the
 	// threads each time a file source has been read to its end and folded
 	// (at most every keepEvery): the threads fold the file's bytes before
@@ -165,7 +165,7 @@ type App struct {
 	// whose items were shed, and readers how each source's items are
 	// read back (app_gaps.go).
 	shedViews map[viewKey]*shedView
-	readers   map[string]func(ItemsWanted) ([]*model.Item, error)
+	readers   map[string]func(ItemsWanted) (ItemsRead, error)
 
 	// images is how screenshots reach this terminal (app_images.go).
 	images *appImages

@@ -41,6 +41,14 @@ type ItemsWanted struct {
 	Max int
 }
 
+// ItemsRead is what a read back brings: the items, and the steps their
+// tool-call rows show, without their content (a row draws a step's label,
+// status and result mark; the panel reads a selected step back whole).
+type ItemsRead struct {
+	Items []*model.Item
+	Steps []*model.Step
+}
+
 // readWindow is how many items one read brings back; a thread's window
 // holds at most windowMax of them.
 const (
@@ -56,8 +64,11 @@ type shedView struct {
 	// player's position at the last read.
 	fold *fold.Fold
 	pos  int
-	// window is the items read back, in Seq order.
+	// window is the items read back, in Seq order, and rows the steps
+	// their tool-call rows show, by index (for steps the screen forgot,
+	// whose stand-ins have no label).
 	window []*model.Item
+	rows   map[int]*model.Step
 	// gaps are the gap rows of the last list, by Seq, kept so that a row
 	// that did not change is the same item (the transcript's caches).
 	gaps map[uint64]*gapRow
@@ -87,11 +98,11 @@ type gapRow struct {
 
 // readItemsMsg brings items read back, or why they could not be.
 type readItemsMsg struct {
-	th    *fold.Thread
-	gen   int
-	want  ItemsWanted
-	items []*model.Item
-	err   error
+	th   *fold.Thread
+	gen  int
+	want ItemsWanted
+	read ItemsRead
+	err  error
 }
 
 // curThread is the thread on screen: of a source of threads, or the one a
@@ -161,13 +172,13 @@ func (a *App) dropWindow(th *fold.Thread) {
 // itemReader is how items of the thread on screen are read back: from its
 // file, or in a replay from the timeline's checkpoints, as they were at the
 // player's position (nil when its source is not a file).
-func (a *App) itemReader() func(ItemsWanted) ([]*model.Item, error) {
+func (a *App) itemReader() func(ItemsWanted) (ItemsRead, error) {
 	th := a.curThread()
 	if th != nil && a.mode == modeReplay {
 		tl, k := a.replay.player.Timeline(), a.replay.player.Pos()
-		return func(w ItemsWanted) ([]*model.Item, error) {
-			items, _, err := tl.Items(k, w.Source, w.Thread, w.From, w.To)
-			return items, err
+		return func(w ItemsWanted) (ItemsRead, error) {
+			items, steps, _, err := tl.Items(k, w.Source, w.Thread, w.From, w.To)
+			return ItemsRead{Items: items, Steps: steps}, err
 		}
 	}
 	if th == nil || a.opts.ReadItems == nil {
@@ -177,7 +188,7 @@ func (a *App) itemReader() func(ItemsWanted) ([]*model.Item, error) {
 		return r
 	}
 	if a.readers == nil {
-		a.readers = map[string]func(ItemsWanted) ([]*model.Item, error){}
+		a.readers = map[string]func(ItemsWanted) (ItemsRead, error){}
 	}
 	r := a.opts.ReadItems(th.Source)
 	a.readers[th.Source] = r
@@ -345,8 +356,8 @@ func (a *App) readItemsCmd() tea.Cmd {
 	a.refresh() // the gap row says it is reading
 	gen := v.gen
 	return func() tea.Msg {
-		items, err := read(want)
-		return readItemsMsg{th: th, gen: gen, want: want, items: items, err: err}
+		got, err := read(want)
+		return readItemsMsg{th: th, gen: gen, want: want, read: got, err: err}
 	}
 }
 
@@ -372,7 +383,8 @@ func (a *App) onReadItems(m readItemsMsg) {
 		}
 		v.failedGap, v.failed = gap, m.err
 	} else {
-		v.window = mergeWindow(v.window, m.items)
+		v.window = mergeWindow(v.window, m.read.Items)
+		v.keepRows(m.read.Steps)
 	}
 	if m.th != a.curThread() {
 		return
@@ -384,6 +396,28 @@ func (a *App) onReadItems(m readItemsMsg) {
 	}
 	if m.want.Step >= 0 && m.want.Step == a.selected {
 		a.transcript.ShowStep(a.selected)
+	}
+}
+
+// keepRows keeps the steps read back with the window's items, and lets go
+// of those whose items the window no longer holds.
+func (v *shedView) keepRows(steps []*model.Step) {
+	if v.rows == nil {
+		v.rows = map[int]*model.Step{}
+	}
+	for _, s := range steps {
+		v.rows[s.Index] = s
+	}
+	in := make(map[int]bool, len(v.window))
+	for _, it := range v.window {
+		if it.Kind == model.ItemToolCall {
+			in[it.Step] = true
+		}
+	}
+	for i := range v.rows {
+		if !in[i] {
+			delete(v.rows, i)
+		}
 	}
 }
 

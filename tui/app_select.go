@@ -112,6 +112,11 @@ func (a *App) refresh() {
 	steps := a.allSteps()
 	a.refilter()
 	a.transcript.SetItems(a.shownItems(), steps)
+	var rows map[int]*model.Step
+	if v := a.shedViewOf(false); v != nil {
+		rows = v.rows
+	}
+	a.transcript.SetRowSteps(rows)
 	a.transcript.SetRuns(a.fold.Runs())
 	switch {
 	case len(steps) == 0:

@@ -59,10 +59,14 @@ type renderedItem struct {
 
 // stepOf returns the step a tool-call item shows, or nil.
 func (t *Transcript) stepOf(it *model.Item) *model.Step {
-	if i := t.stepIndex(it); i >= 0 {
-		return t.steps[i]
+	i := t.stepIndex(it)
+	if i < 0 {
+		return nil
 	}
-	return nil
+	if s := t.steps[i]; s != nil && s.Index < 0 && t.rowSteps[i] != nil {
+		return t.rowSteps[i] // a forgotten step's stand-in, read back
+	}
+	return t.steps[i]
 }
 
 // stepIndex is the index in the steps of the step a tool-call item shows,

@@ -67,6 +67,8 @@ type Transcript struct {
 	replies replyIndex
 	// forgotten is the last count of a run's forgotten steps a card made.
 	forgotten forgottenCount
+	// rowSteps are steps read back for rows of forgotten steps (SetRowSteps).
+	rowSteps map[int]*model.Step
 
 	// mark is the step whose row is marked as selected (-1 for none);
 	// cursor is the row the keys move while cursorShown (cursor.go).
@@ -120,6 +122,11 @@ func (t *Transcript) SetItems(items []*model.Item, steps []*model.Step) {
 	}
 	t.replies.index(items)
 }
+
+// SetRowSteps gives, by index, steps read back for rows whose step the
+// screen forgot (the steps given to SetItems hold a stand-in there, with
+// no label): such a row draws the step read back. Nil for none.
+func (t *Transcript) SetRowSteps(rows map[int]*model.Step) { t.rowSteps = rows }
 
 // SetRuns gives the thread's runs (in the order they started), which the
 // run lines name: "continues r1", "branch of r1".
