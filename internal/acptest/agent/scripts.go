@@ -73,13 +73,9 @@ func (t *turn) fsRead(arg string) (acp.StopReason, error) {
 // the completing tool_call_update: N+2 updates in all. It ignores
 // Options.Delay.
 func (t *turn) burst(arg string) (acp.StopReason, error) {
-	n := DefaultBurst
-	if arg != "" {
-		v, err := strconv.Atoi(arg)
-		if err != nil || v < 0 || v > maxBurst {
-			return acp.StopReasonEndTurn, t.message(fmt.Sprintf("burst: want a count from 0 to %d, got %q", maxBurst, arg))
-		}
-		n = v
+	n, bad := countArg("burst", arg, DefaultBurst)
+	if bad != "" {
+		return acp.StopReasonEndTurn, t.message(bad)
 	}
 	const id = "tc-burst"
 	t.delay = 0
@@ -107,6 +103,20 @@ func (t *turn) burst(arg string) (acp.StopReason, error) {
 	return acp.StopReasonEndTurn, err
 }
 
+// countArg is a script's count argument: def when arg is empty. bad says
+// what is wrong, in the agent's reply, when arg is not a count from 0 to
+// maxBurst.
+func countArg(script, arg string, def int) (n int, bad string) {
+	if arg == "" {
+		return def, ""
+	}
+	v, err := strconv.Atoi(arg)
+	if err != nil || v < 0 || v > maxBurst {
+		return 0, fmt.Sprintf("%s: want a count from 0 to %d, got %q", script, maxBurst, arg)
+	}
+	return v, ""
+}
+
 // DefaultCalls is how many tool calls `calls` makes without a count.
 const DefaultCalls = 5000
 
@@ -116,13 +126,9 @@ const DefaultCalls = 5000
 // instead), then a message of its own "did <i>": 3N updates, end_turn. It
 // ignores Options.Delay. A session that runs long, step after step.
 func (t *turn) calls(arg string) (acp.StopReason, error) {
-	n := DefaultCalls
-	if arg != "" {
-		v, err := strconv.Atoi(arg)
-		if err != nil || v < 0 || v > maxBurst {
-			return acp.StopReasonEndTurn, t.message(fmt.Sprintf("calls: want a count from 0 to %d, got %q", maxBurst, arg))
-		}
-		n = v
+	n, bad := countArg("calls", arg, DefaultCalls)
+	if bad != "" {
+		return acp.StopReasonEndTurn, t.message(bad)
 	}
 	t.delay = 0
 	for i := range n {
