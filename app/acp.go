@@ -257,6 +257,15 @@ func recordingReadBack(opts *Options) func(source, thread string, index int, cal
 	return readBack(opts, func(string) string { return opts.Record })
 }
 
+// recordingReadItems reads items the session's screen shed back from the
+// recording (nil without --record).
+func recordingReadItems(opts *Options) func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
+	if opts.Record == "" {
+		return nil
+	}
+	return readItems(opts, func(string) string { return opts.Record })
+}
+
 // printSession prints the lines of a session's records as they arrive,
 // folded into f, until recs closes. A long turn keeps what its lines may
 // still need (keep): the rest is shed as it goes. The first error writing
@@ -349,7 +358,7 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 		}
 	}()
 	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " "),
-		Recording: opts.Record, ReadBack: recordingReadBack(opts)})
+		Recording: opts.Record, ReadBack: recordingReadBack(opts), ReadItems: recordingReadItems(opts)})
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	ctl.prog = prog
 	close(progReady)

@@ -64,9 +64,9 @@ type AppOptions struct {
 	// once. Nil keeps nothing.
 	Keep func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64)
 	// Recording is the file a live agent's session is recorded to
-	// (--record; "" for none): a step the screen shed is read back from
-	// it, through ReadBack with the recording as the source and the
-	// session's id as the thread.
+	// (--record; "" for none): the steps and items the screen shed are
+	// read back from it, through ReadBack and ReadItems with the
+	// recording as the source and the session's id as the thread.
 	Recording string
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).

@@ -51,6 +51,8 @@ type sessionMode struct {
 	exited    bool
 	shown     []*model.Step
 	shownFrom *fold.Fold
+	// thread is the session as a thread of its recording (recordedSession).
+	thread *fold.Thread
 }
 
 // NewAgentApp shows a live agent: records from its connection arrive on

@@ -105,12 +105,15 @@ type readItemsMsg struct {
 	err  error
 }
 
-// curThread is the thread on screen: of a source of threads, or the one a
-// replay plays (nil in other modes).
+// curThread is the thread on screen: of a source of threads, the one a
+// replay plays, or a live agent's session as a thread of its recording
+// (nil in other modes).
 func (a *App) curThread() *fold.Thread {
 	switch {
 	case a.mode == modeReplay:
 		return a.replay.player.Thread()
+	case a.mode == modeSession:
+		return a.recordedSession()
 	case a.mode != modeThreads || a.threads == nil:
 		return nil
 	}

@@ -129,3 +129,66 @@ func TestSessionReadsBackFromRecording(t *testing.T) {
 		t.Errorf("step 1, read back, is not shown:\n%s", view)
 	}
 }
+
+// A recorded session reads the items it shed back from its recording too:
+// going to its first step brings the rows around it back, as the session's
+// thread there has them.
+func TestSessionReadsItemsBackFromRecording(t *testing.T) {
+	recs := acpTurn(t, 0, 6000)
+	whole := fold.New(fold.Options{})
+	whole.Apply(recs...)
+	var wanted []ItemsWanted
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Recording: "run.jsonl",
+		ReadBack: func(_, _ string, index int, _ string) (*model.Step, error) {
+			c := *whole.Steps()[index]
+			return &c, nil
+		},
+		ReadItems: func(source string) func(ItemsWanted) (ItemsRead, error) {
+			return func(w ItemsWanted) (ItemsRead, error) {
+				wanted = append(wanted, w)
+				var r ItemsRead
+				for _, it := range whole.Items() {
+					if w.Step >= 0 && it.Seq <= uint64(2*w.Max) || w.Step < 0 && it.Seq >= w.From && it.Seq < w.To {
+						r.Items = append(r.Items, it)
+						if it.Kind == model.ItemToolCall {
+							r.Steps = append(r.Steps, whole.Steps()[it.Step])
+						}
+					}
+				}
+				return r, nil
+			}
+		}})
+	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	for i := 0; i < len(recs); i += 250 {
+		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
+	}
+	if view := ansi.Strip(a.View().Content); strings.Contains(view, "did 0\n") {
+		t.Fatal("the first message is on screen before anything is read back")
+	}
+	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	var run func(tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch m := cmd().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				run(c)
+			}
+		default:
+			a.Update(m)
+		}
+	}
+	run(cmd)
+	if len(wanted) == 0 || wanted[0].Source != "run.jsonl" || wanted[0].Thread != "s" || wanted[0].Step != 0 {
+		t.Fatalf("asked for %+v, want the items around step 1 of session s in run.jsonl", wanted)
+	}
+	view := ansi.Strip(a.View().Content)
+	for _, w := range []string{"did 0", "Ran command · echo 0", "read back"} {
+		if !strings.Contains(view, w) {
+			t.Errorf("after reading back the screen does not say %q:\n%s", w, view)
+		}
+	}
+}

@@ -65,8 +65,9 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 // shedSession sheds the one fold of a live agent's session (or of any
 // one-fold screen) as shedThreads sheds a thread: once it holds twice what
 // the screen keeps, and only while the screen follows the newest step and
-// the transcript its bottom. A session has no file to read what it shed
-// back from; the title bar says how much is not kept. The caller refreshes.
+// the transcript its bottom. The title bar says how much is not kept; a
+// session recorded to a file (--record) reads it back from there. The
+// caller refreshes.
 func (a *App) shedSession() {
 	f := a.fold
 	if !(a.following && a.transcript.Following()) || len(f.Items()) < 2*screenKeepItems {
@@ -74,7 +75,7 @@ func (a *App) shedSession() {
 	}
 	f.Shed(screenKeepItems, screenKeepSteps)
 	f.Forget(screenKeepSkeletons)
-	delete(a.shedViews, viewKey{}) // its gap rows are of what was kept before
+	delete(a.shedViews, a.viewKeyOf(a.curThread())) // what was read back is far from what is kept now
 }
 
 // droppedNote is the title bar's "12,345 earlier items not kept" for the
@@ -96,13 +97,31 @@ func (a *App) droppedNote() string {
 // of threads, or of a live agent's session in its recording (ok false
 // otherwise).
 func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
-	switch {
-	case a.mode == modeThreads && a.threads.cur != nil:
-		return readBackKey{source: a.threads.cur.Source, thread: a.threads.cur.ID, index: s.Index}, true
-	case a.mode == modeSession && a.opts.Recording != "":
-		return readBackKey{source: a.opts.Recording, thread: a.fold.Session().ID, index: s.Index}, true
+	var th *fold.Thread
+	switch a.mode {
+	case modeThreads:
+		th = a.threads.cur
+	case modeSession:
+		th = a.recordedSession()
 	}
-	return readBackKey{}, false
+	if th == nil {
+		return readBackKey{}, false
+	}
+	return readBackKey{source: th.Source, thread: th.ID, index: s.Index}, true
+}
+
+// recordedSession is a live agent's session as the thread it is in its
+// recording (--record), where what the screen shed is read back from:
+// the same records, so the same items and steps. Nil without a recording.
+func (a *App) recordedSession() *fold.Thread {
+	g := a.session
+	if a.mode != modeSession || a.opts.Recording == "" {
+		return nil
+	}
+	if id := a.fold.Session().ID; g.thread == nil || g.thread.ID != id || g.thread.Fold != a.fold {
+		g.thread = &fold.Thread{Source: a.opts.Recording, ID: id, Fold: a.fold}
+	}
+	return g.thread
 }
 
 // shownStep is the selected step as the panel shows it: read back from its
