@@ -248,24 +248,6 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	return nil
 }
 
-// recordingReadBack reads a step the session's screen shed back from the
-// recording (nil without --record).
-func recordingReadBack(opts *Options) func(source, thread string, index int, callID string) (*model.Step, error) {
-	if opts.Record == "" {
-		return nil
-	}
-	return readBack(opts, func(string) string { return opts.Record })
-}
-
-// recordingReadItems reads items the session's screen shed back from the
-// recording (nil without --record).
-func recordingReadItems(opts *Options) func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
-	if opts.Record == "" {
-		return nil
-	}
-	return readItems(opts, func(string) string { return opts.Record })
-}
-
 // printSession prints the lines of a session's records as they arrive,
 // folded into f, until recs closes. A long turn keeps what its lines may
 // still need (keep): the rest is shed as it goes. The first error writing
@@ -357,8 +339,12 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 			recs <- b
 		}
 	}()
-	app := tui.NewAgentApp(fold.New(fo), recs, ctl, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " "),
-		Recording: opts.Record, ReadBack: recordingReadBack(opts), ReadItems: recordingReadItems(opts)})
+	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " "), Recording: opts.Record}
+	if opts.Record != "" { // what the screen sheds is read back from the recording
+		file := func(string) string { return opts.Record }
+		appOpts.ReadBack, appOpts.ReadItems = readBack(opts, file), readItems(opts, file)
+	}
+	app := tui.NewAgentApp(fold.New(fo), recs, ctl, appOpts)
 	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
 	ctl.prog = prog
 	close(progReady)
