@@ -77,10 +77,9 @@ type AppOptions struct {
 // and the selected step, and routes messages to the plain components
 // (transcript.Transcript, computer.PanelLines, computer.Timeline) it draws.
 type App struct {
-	// mode is what drives the screen (app_mode.go); the state of the
-	// replay, session and threads modes is in replay, session and threads,
-	// set exactly in those modes.
-	mode appMode
+	// mode is what drives the screen, and the state of that mode alone
+	// (app_mode.go): a replay's player exists only in a replay.
+	mode modeState
 
 	fold *fold.Fold
 	recs <-chan []model.Record
@@ -129,10 +128,6 @@ type App struct {
 	panelScroll int
 	panelFor    int
 	zoom        bool
-
-	replay  *replayMode
-	session *sessionMode
-	threads *threadsView
 
 	// showPlan shows the agent's plan in the panel instead of the step's view.
 	showPlan bool
@@ -205,6 +200,7 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 		fold:       f,
 		recs:       recs,
 		opts:       opts,
+		mode:       watchMode{},
 		layout:     opts.Layout,
 		transcript: transcript.New(),
 		selected:   -1,
@@ -228,8 +224,8 @@ func (a *App) Init() tea.Cmd { return tea.Batch(a.pump(), a.replayInit()) }
 // waiting, so a burst costs one message and one frame.
 func (a *App) pump() tea.Cmd {
 	wake := a.quietWake()
-	if a.mode == modeThreads {
-		return pumpFrom(a.threads.batches, wake, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
+	if tv, ok := a.mode.(*threadsView); ok {
+		return pumpFrom(tv.batches, wake, func(b []model.Batch) tea.Msg { return batchesMsg(b) })
 	}
 	return pumpFrom(a.recs, wake, func(b [][]model.Record) tea.Msg { return recordsMsg(b) })
 }
@@ -341,8 +337,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case recordsDoneMsg:
 		a.done = true
 		a.agentExited()
-		if a.mode == modeThreads {
-			a.refreshList()
+		if tv, ok := a.mode.(*threadsView); ok {
+			a.refreshList(tv)
 		}
 		return a, nil
 	case searchTickMsg:
@@ -362,8 +358,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.onPermissionClosed(msg)
 		return a, nil
 	case flashDoneMsg:
-		if msg.gen == a.replay.flashGen {
-			a.replay.flashNote = ""
+		if r, ok := a.mode.(*replayMode); ok && msg.gen == r.flashGen {
+			r.flashNote = ""
 		}
 		return a, nil
 	case tea.KeyPressMsg:
@@ -371,21 +367,24 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseClickMsg:
 		return a, a.click(tea.Mouse(msg))
 	case tea.MouseMotionMsg:
-		if a.mode == modeReplay {
-			return a, a.replayDrag(msg.X)
+		if r, ok := a.mode.(*replayMode); ok {
+			return a, a.replayDrag(r, msg.X)
 		}
 		a.drag(tea.Mouse(msg))
 		return a, nil
 	case tea.MouseReleaseMsg:
-		a.dragging, a.replay.seekDragging = false, false
+		a.dragging = false
+		if r, ok := a.mode.(*replayMode); ok {
+			r.seekDragging = false
+		}
 		return a, nil
 	case tea.MouseWheelMsg:
 		a.wheel(tea.Mouse(msg))
 		return a, nil
 	}
-	if a.mode == modeSession { // the prompt line's own messages (cursor blink)
+	if g, ok := a.mode.(*sessionMode); ok { // the prompt line's own messages (cursor blink)
 		var cmd tea.Cmd
-		a.session.input, cmd = a.session.input.Update(msg)
+		g.input, cmd = g.input.Update(msg)
 		return a, cmd
 	}
 	return a, nil

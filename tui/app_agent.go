@@ -64,23 +64,21 @@ func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOp
 	in.Placeholder = "ask the agent…  (/ for commands)"
 	in.ShowSuggestions = true
 	in.Focus()
-	a.mode = modeSession
-	a.session = &sessionMode{ctl: ctl, input: in}
+	a.mode = &sessionMode{ctl: ctl, input: in}
 	a.focus = focusPrompt
 	return a
 }
 
 // agentRows is how many rows the agent's lines take at the bottom.
 func (a *App) agentRows() int {
-	if a.mode != modeSession {
+	if !a.modeIs(modeSession) {
 		return 0
 	}
 	return 2
 }
 
 // agentLines draws the status line and the prompt line.
-func (a *App) agentLines(w int) []string {
-	g := a.session
+func (a *App) agentLines(g *sessionMode, w int) []string {
 	s := a.fold.Session()
 	var parts []string
 	switch {
@@ -142,8 +140,8 @@ func (a *App) suggestions(s model.Session) []string {
 
 // onTurn notes a turn's start or end.
 func (a *App) onTurn(m TurnMsg) {
-	g := a.session
-	if g == nil {
+	g, ok := a.mode.(*sessionMode)
+	if !ok {
 		return
 	}
 	g.busy = m.Busy
@@ -162,19 +160,19 @@ func (a *App) onTurn(m TurnMsg) {
 
 // onPermission queues a permission request; the first one shows.
 func (a *App) onPermission(m PermissionMsg) {
-	if a.mode != modeSession {
+	g, ok := a.mode.(*sessionMode)
+	if !ok {
 		m.Answer <- ""
 		return
 	}
-	a.session.perms = append(a.session.perms, m)
+	g.perms = append(g.perms, m)
 }
 
 // onPermissionClosed drops a request that stopped waiting.
 func (a *App) onPermissionClosed(m PermissionClosedMsg) {
-	if a.mode != modeSession {
-		return
+	if g, ok := a.mode.(*sessionMode); ok {
+		g.perms = dropPerm(g.perms, m.ToolCallID)
 	}
-	a.session.perms = dropPerm(a.session.perms, m.ToolCallID)
 }
 
 func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
@@ -188,8 +186,7 @@ func dropPerm(ps []PermissionMsg, toolCallID string) []PermissionMsg {
 }
 
 // cancelTurn sends session/cancel; the turn ends when the agent answers.
-func (a *App) cancelTurn() tea.Cmd {
-	g := a.session
+func (g *sessionMode) cancelTurn() tea.Cmd {
 	if !g.cancelling {
 		g.cancelling = true
 		g.ctl.Cancel()
@@ -199,10 +196,11 @@ func (a *App) cancelTurn() tea.Cmd {
 
 // overlayPermission draws the first waiting permission request.
 func (a *App) overlayPermission(lines []string, w int) {
-	if a.mode != modeSession || len(a.session.perms) == 0 {
+	g, ok := a.mode.(*sessionMode)
+	if !ok || len(g.perms) == 0 {
 		return
 	}
-	req := a.session.perms[0].Request
+	req := g.perms[0].Request
 	var step *model.Step
 	for _, s := range a.allSteps() {
 		if s.ToolCallID == req.ToolCallID {
@@ -216,7 +214,10 @@ func (a *App) overlayPermission(lines []string, w int) {
 // option key picks (its number, or its kind's letter); other keys do
 // nothing.
 func (a *App) answerPermission(key string) {
-	g := a.session
+	g, ok := a.mode.(*sessionMode)
+	if !ok || len(g.perms) == 0 {
+		return
+	}
 	p := g.perms[0]
 	if id, ok := optionForKey(p.Request.Options, key); ok {
 		p.Answer <- id
@@ -226,7 +227,10 @@ func (a *App) answerPermission(key string) {
 
 // cancelPermission answers the first waiting request with a cancel.
 func (a *App) cancelPermission() {
-	g := a.session
+	g, ok := a.mode.(*sessionMode)
+	if !ok || len(g.perms) == 0 {
+		return
+	}
 	g.perms[0].Answer <- ""
 	g.perms = g.perms[1:]
 }
@@ -234,7 +238,10 @@ func (a *App) cancelPermission() {
 // sendPrompt sends the prompt line to the agent, or switches the mode on
 // /mode ID; a prompt while a turn runs waits.
 func (a *App) sendPrompt() tea.Cmd {
-	g := a.session
+	g, ok := a.mode.(*sessionMode)
+	if !ok {
+		return nil
+	}
 	text := strings.TrimSpace(g.input.Value())
 	if text == "" {
 		return nil
@@ -257,16 +264,16 @@ func (a *App) sendPrompt() tea.Cmd {
 
 // promptEsc cancels the turn while one runs, else leaves the prompt line.
 func (a *App) promptEsc() tea.Cmd {
-	if a.session.busy {
-		return a.cancelTurn()
+	if g, ok := a.mode.(*sessionMode); ok && g.busy {
+		return g.cancelTurn()
 	}
 	return a.setFocus(focusTranscript)
 }
 
 // promptTab completes a slash command, else focuses the next pane.
 func (a *App) promptTab(k tea.KeyPressMsg) tea.Cmd {
-	g := a.session
-	if !strings.HasPrefix(g.input.Value(), "/") {
+	g, ok := a.mode.(*sessionMode)
+	if !ok || !strings.HasPrefix(g.input.Value(), "/") {
 		return a.cycleFocus(1)
 	}
 	var c tea.Cmd
@@ -277,8 +284,8 @@ func (a *App) promptTab(k tea.KeyPressMsg) tea.Cmd {
 // sessionEsc cancels the turn while one runs, else clears the search and
 // the filter.
 func (a *App) sessionEsc() {
-	if a.session.busy {
-		a.cancelTurn()
+	if g, ok := a.mode.(*sessionMode); ok && g.busy {
+		g.cancelTurn()
 		return
 	}
 	a.clearOrBack()
@@ -290,10 +297,10 @@ func (a *App) sessionEsc() {
 // it was made from, keep them as they were.
 func (a *App) allSteps() []*model.Step {
 	steps := a.stepsOf(a.fold)
-	if a.mode != modeSession || !a.session.exited {
+	g, ok := a.mode.(*sessionMode)
+	if !ok || !g.exited {
 		return steps
 	}
-	g := a.session
 	if g.shown != nil && len(g.shown) == len(steps) && g.shownFrom == a.fold {
 		return g.shown
 	}
@@ -313,8 +320,8 @@ func (a *App) allSteps() []*model.Step {
 // agentExited notes that the live agent's connection ended: what it left
 // open is shown interrupted.
 func (a *App) agentExited() {
-	if a.mode == modeSession && !a.session.exited {
-		a.session.exited = true
+	if g, ok := a.mode.(*sessionMode); ok && !g.exited {
+		g.exited = true
 		a.refresh()
 	}
 }

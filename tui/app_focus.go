@@ -42,7 +42,7 @@ func (a *App) panes() []appFocus {
 	default:
 		ps = []appFocus{focusTranscript, focusPanel}
 	}
-	if a.mode == modeSession {
+	if a.modeIs(modeSession) {
 		ps = append(ps, focusPrompt)
 	}
 	return ps
@@ -66,13 +66,14 @@ func (a *App) cycleFocus(dir int) tea.Cmd {
 // only while it has it.
 func (a *App) setFocus(f appFocus) tea.Cmd {
 	a.focus = f
-	if a.mode != modeSession {
+	g, ok := a.mode.(*sessionMode)
+	if !ok {
 		return nil
 	}
 	if f == focusPrompt {
-		return a.session.input.Focus()
+		return g.input.Focus()
 	}
-	a.session.input.Blur()
+	g.input.Blur()
 	return nil
 }
 

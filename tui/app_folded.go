@@ -53,20 +53,21 @@ type TakenUpMsg struct{ Threads *fold.Threads }
 // takeUp shows ts instead of the empty set the screen started with; a
 // screen that already folded something keeps what it has.
 func (a *App) takeUp(ts *fold.Threads) {
-	if ts == nil || a.mode != modeThreads || a.threads.set.Len() > 0 || len(a.folded) > 0 {
+	tv, ok := a.mode.(*threadsView)
+	if ts == nil || !ok || tv.set.Len() > 0 || len(a.folded) > 0 {
 		return
 	}
-	a.threads.set = ts
-	a.afterThreads(nil)
+	tv.set = ts
+	a.afterThreads(tv, nil)
 }
 
 // Threads is the fold the screen shows: for keeping where it left off,
 // after it quit.
 func (a *App) Threads() *fold.Threads {
-	if a.mode != modeThreads {
-		return nil
+	if tv, ok := a.mode.(*threadsView); ok {
+		return tv.set
 	}
-	return a.threads.set
+	return nil
 }
 
 // keepEvery is the least time between two checkpoints given to Keep.
@@ -82,7 +83,8 @@ const keepGrowth = 8 // an eighth
 // read to its end and folded, the first time and then once it has grown
 // by an eighth, at most every keepEvery.
 func (a *App) keepFolded() {
-	if a.opts.Keep == nil || a.mode != modeThreads {
+	tv, ok := a.mode.(*threadsView)
+	if a.opts.Keep == nil || !ok {
 		return
 	}
 	now := a.now()
@@ -102,6 +104,6 @@ func (a *App) keepFolded() {
 			a.kept = map[string]int64{}
 		}
 		a.kept[source], a.keptAt = end, now
-		a.opts.Keep(source, a.threads.set.Checkpoint(), end, seq)
+		a.opts.Keep(source, tv.set.Checkpoint(), end, seq)
 	}
 }

@@ -66,7 +66,7 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 	for i := 0; i < len(recs); i += 300 {
 		d.feed(t, model.Batch{Source: "log", Records: recs[i:min(i+300, len(recs))]})
 	}
-	th := d.threads.set.List()[0]
+	th := d.tv().set.List()[0]
 	if th.Fold.StepBase() == 0 || len(th.Fold.Steps()) > 2*screenKeepSkeletons {
 		t.Fatalf("the thread keeps %d of %d skeletons (forgot %d)", len(th.Fold.Steps()), n, th.Fold.StepBase())
 	}
@@ -100,7 +100,7 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 	if !strings.Contains(screen, fmt.Sprintf("%d steps", n/2)) {
 		t.Errorf("the computer card does not count the second run's %d steps:\n%s", n/2, screen)
 	}
-	if row := d.threads.rows[th]; row.steps != n || row.failed != failed {
+	if row := d.tv().rows[th]; row.steps != n || row.failed != failed {
 		t.Errorf("the thread list counts %d steps, %d failed; want %d, %d", row.steps, row.failed, n, failed)
 	}
 	only, err := search.ParseFilter("failed")

@@ -109,15 +109,15 @@ type readItemsMsg struct {
 // replay plays, or a live agent's session as a thread of its recording
 // (nil in other modes).
 func (a *App) curThread() *fold.Thread {
-	switch {
-	case a.mode == modeReplay:
-		return a.replay.player.Thread()
-	case a.mode == modeSession:
+	switch m := a.mode.(type) {
+	case *replayMode:
+		return m.player.Thread()
+	case *sessionMode:
 		return a.recordedSession()
-	case a.mode != modeThreads || a.threads == nil:
-		return nil
+	case *threadsView:
+		return m.cur
 	}
-	return a.threads.cur
+	return nil
 }
 
 // viewKey names a thread's shed view: the thread, or in a replay, whose
@@ -129,7 +129,7 @@ type viewKey struct {
 
 // viewKeyOf is th's viewKey.
 func (a *App) viewKeyOf(th *fold.Thread) viewKey {
-	if a.mode == modeReplay && th != nil {
+	if a.modeIs(modeReplay) && th != nil {
 		return viewKey{replay: th.Source + "\x00" + th.ID}
 	}
 	return viewKey{th: th}
@@ -143,7 +143,7 @@ func (a *App) shedViewOf(create bool) *shedView {
 	k := a.viewKeyOf(a.curThread())
 	v := a.shedViews[k]
 	if v != nil && v.fold != a.fold {
-		if a.mode == modeReplay && v.pos == a.replay.player.Pos() {
+		if r, ok := a.mode.(*replayMode); ok && v.pos == r.player.Pos() {
 			v.fold = a.fold
 		} else {
 			delete(a.shedViews, k)
@@ -177,8 +177,8 @@ func (a *App) dropWindow(th *fold.Thread) {
 // player's position (nil when its source is not a file).
 func (a *App) itemReader() func(ItemsWanted) (ItemsRead, error) {
 	th := a.curThread()
-	if th != nil && a.mode == modeReplay {
-		tl, k := a.replay.player.Timeline(), a.replay.player.Pos()
+	if r, ok := a.mode.(*replayMode); ok && th != nil {
+		tl, k := r.player.Timeline(), r.player.Pos()
 		return func(w ItemsWanted) (ItemsRead, error) {
 			items, steps, _, err := tl.Items(k, w.Source, w.Thread, w.From, w.To)
 			return ItemsRead{Items: items, Steps: steps}, err
@@ -353,8 +353,8 @@ func (a *App) readItemsCmd() tea.Cmd {
 	}
 	v.reading = true
 	v.gen++
-	if a.mode == modeReplay {
-		v.pos = a.replay.player.Pos()
+	if r, ok := a.mode.(*replayMode); ok {
+		v.pos = r.player.Pos()
 	}
 	a.refresh() // the gap row says it is reading
 	gen := v.gen

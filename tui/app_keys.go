@@ -40,8 +40,8 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		a.help = false
 		return nil
 	}
-	if a.screen() == screenList {
-		a.listClick(m)
+	if tv, ok := a.mode.(*threadsView); ok && tv.listing {
+		a.listClick(tv, m)
 		return nil
 	}
 	g := a.geo
@@ -59,8 +59,8 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		a.backToLive()
 		return nil
 	}
-	if a.mode == modeReplay {
-		if cmd, ok := a.replayClick(m.X, m.Y); ok {
+	if r, ok := a.mode.(*replayMode); ok {
+		if cmd, ok := a.replayClick(r, m.X, m.Y); ok {
 			return cmd
 		}
 	}
@@ -203,10 +203,9 @@ func (a *App) clearOrBack() {
 		a.setFilter(clearFilter)
 		return
 	}
-	if a.manyThreadsLive() {
-		tv := a.threads
+	if tv, ok := a.mode.(*threadsView); ok && tv.set.Len() > 1 {
 		tv.chosen, tv.listing = true, true
-		a.refreshList()
-		a.selectListRow(tv.cur)
+		a.refreshList(tv)
+		tv.selectRow(tv.cur)
 	}
 }

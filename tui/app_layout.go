@@ -32,8 +32,8 @@ func (a *App) relayout() {
 	}
 	rows := max(1, h-1-a.agentRows()-searchRows) // the footer, the agent's and search's lines
 	lines := a.frame
-	if a.screen() == screenList {
-		lines = append(lines, a.listScreen(w, rows)...)
+	if tv, ok := a.mode.(*threadsView); ok && tv.listing {
+		lines = append(lines, a.listScreen(tv, w, rows)...)
 		lines = append(lines, a.footerLine(w))
 		a.frame = lines
 		return
@@ -60,8 +60,8 @@ func (a *App) relayout() {
 	if searchLine != "" {
 		lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
 	}
-	if a.mode == modeSession {
-		lines = append(lines, a.agentLines(w)...)
+	if g, ok := a.mode.(*sessionMode); ok {
+		lines = append(lines, a.agentLines(g, w)...)
 	}
 	lines = append(lines, a.footerLine(w))
 	if len(lines) > h {
@@ -132,7 +132,7 @@ func (a *App) panelPane(r rect) []string {
 		blank := strings.Repeat(" ", r.w)
 		for i := range body.h {
 			switch {
-			case a.mode == modeReplay && i == body.h-1:
+			case a.modeIs(modeReplay) && i == body.h-1:
 				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
 			case i == body.h/2:
 				wait := appWaiting
@@ -151,7 +151,7 @@ func (a *App) panelPane(r rect) []string {
 	}
 
 	fixed := 5 // header, status, three timeline lines
-	if a.mode == modeReplay {
+	if a.modeIs(modeReplay) {
 		fixed++ // the replay bar
 	}
 	viewH := max(0, body.h-fixed)
@@ -190,7 +190,7 @@ func (a *App) panelPane(r rect) []string {
 		status.Filter = a.filter.spec.String()
 	}
 	lines = append(lines, render.Pad(computer.StatusLine(status, r.w), r.w))
-	if a.mode == modeReplay {
+	if a.modeIs(modeReplay) {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
 	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
@@ -212,7 +212,7 @@ func (a *App) panelPane(r rect) []string {
 		}
 	}
 	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}
-	if a.mode == modeReplay {
+	if a.modeIs(modeReplay) {
 		a.geo.replayBar.y = body.y + len(lines) - 4
 	}
 	a.geo.timelineView = tl
@@ -221,7 +221,11 @@ func (a *App) panelPane(r rect) []string {
 
 // replayBarLine draws the replay bar at (x, y) and notes where it is.
 func (a *App) replayBarLine(x, y, w int) string {
-	v := computer.ReplayBar(a.replayState(), w)
+	r, ok := a.mode.(*replayMode)
+	if !ok {
+		return strings.Repeat(" ", w)
+	}
+	v := computer.ReplayBar(r.state(), w)
 	a.geo.replayBar, a.geo.replayBarView = rect{x, y, w, 1}, v
 	return v.Line
 }

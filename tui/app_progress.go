@@ -49,8 +49,8 @@ func (a *App) readingNote() string {
 		return ""
 	}
 	events := 0
-	if a.mode == modeThreads {
-		for _, th := range a.threads.set.List() {
+	if tv, ok := a.mode.(*threadsView); ok {
+		for _, th := range tv.set.List() {
 			events += th.Records
 		}
 	}

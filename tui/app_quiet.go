@@ -26,7 +26,7 @@ type quietTickMsg struct{}
 // quietAfter, then every quietTick. 0 (no wake) before anything arrived
 // and for a replay.
 func (a *App) quietWake() time.Duration {
-	if a.mode == modeReplay || a.heard.IsZero() {
+	if a.modeIs(modeReplay) || a.heard.IsZero() {
 		return 0
 	}
 	if d := quietAfter - a.now().Sub(a.heard); d > 0 {

@@ -30,8 +30,7 @@ type flashDoneMsg struct{ gen int }
 // call p.Play first to start playing at once.
 func NewReplayApp(p *replay.Player, opts AppOptions) *App {
 	a := NewApp(p.Fold(), nil, opts)
-	a.mode = modeReplay
-	a.replay = &replayMode{player: p}
+	a.mode = &replayMode{player: p}
 	a.done = true // nothing arrives but what the player plays
 	// The rows again, as a replay's: its gap rows read back from the
 	// timeline.
@@ -42,70 +41,77 @@ func NewReplayApp(p *replay.Player, opts AppOptions) *App {
 
 // replayInit starts the tick loop when the player is playing.
 func (a *App) replayInit() tea.Cmd {
-	if a.mode != modeReplay || !a.replay.player.Playing() {
+	r, ok := a.mode.(*replayMode)
+	if !ok || !r.player.Playing() {
 		return nil
 	}
-	return a.replayTick(0)
+	return r.tick(0)
 }
 
-// replayTick schedules the next tick after wait (at least a frame).
-func (a *App) replayTick(wait time.Duration) tea.Cmd {
-	a.replay.gen++
-	gen := a.replay.gen
+// tick schedules the next tick after wait (at least a frame).
+func (r *replayMode) tick(wait time.Duration) tea.Cmd {
+	r.gen++
+	gen := r.gen
 	return tea.Tick(max(wait, replayFrame), func(time.Time) tea.Msg { return replayTickMsg{gen} })
 }
 
 // onReplayTick plays what is due and schedules the next tick.
 func (a *App) onReplayTick(msg replayTickMsg) tea.Cmd {
-	if a.mode != modeReplay || msg.gen != a.replay.gen {
+	r, ok := a.mode.(*replayMode)
+	if !ok || msg.gen != r.gen {
 		return nil
 	}
-	wait, _, err := a.replay.player.Advance()
-	a.moved(err)
-	if !a.replay.player.Playing() {
+	wait, _, err := r.player.Advance()
+	a.moved(r, err)
+	if !r.player.Playing() {
 		return nil
 	}
-	return a.replayTick(wait)
+	return r.tick(wait)
 }
 
 // moved shows the player's fold after it moved, following its newest step.
 // A log of several threads shows the thread being played, each thread with
 // its own transcript (item numbers are per thread, so renderings must not
 // be shared).
-func (a *App) moved(err error) {
+func (a *App) moved(r *replayMode, err error) {
 	if err != nil {
 		a.err = err
 	}
-	if th := a.replay.player.Thread(); th != nil {
+	if th := r.player.Thread(); th != nil {
 		key := th.Source + "\x00" + th.ID
-		if key != a.replay.played.key {
-			if a.replay.played.transcripts == nil {
-				a.replay.played.transcripts = map[string]*transcript.Transcript{}
+		if key != r.played.key {
+			if r.played.transcripts == nil {
+				r.played.transcripts = map[string]*transcript.Transcript{}
 			}
-			a.replay.played.transcripts[a.replay.played.key] = a.transcript
-			t := a.replay.played.transcripts[key]
+			r.played.transcripts[r.played.key] = a.transcript
+			t := r.played.transcripts[key]
 			if t == nil {
 				t = transcript.New()
 				t.SetLight(a.transcript.Light())
 			}
-			a.transcript, a.replay.played.key = t, key
+			a.transcript, r.played.key = t, key
 			a.panelCache = panelCache{}
 		}
 	}
-	a.fold = a.replay.player.Fold()
+	a.fold = r.player.Fold()
 	a.following = true
 	a.refresh()
 }
 
 // replayed runs one player action and returns the command that keeps the
-// tick loop going (a new generation, so older ticks die).
-func (a *App) replayed(act func() error) tea.Cmd {
-	err := act()
-	a.moved(err)
-	if a.replay.player.Playing() {
-		return a.replayTick(0)
+// tick loop going (a new generation, so older ticks die). Outside a
+// replay it does nothing.
+func (a *App) replayed(act func(p *replay.Player) error) tea.Cmd {
+	r, ok := a.mode.(*replayMode)
+	if !ok {
+		return nil
 	}
-	a.replay.gen++ // stop ticks in flight
+	err := act(r.player)
+	a.moved(r, err)
+	if r.player.Playing() {
+		return r.tick(0)
+	}
+	r.gen++ // stop ticks in flight
 	return nil
 }
 
@@ -113,30 +119,30 @@ func (a *App) replayed(act func() error) tea.Cmd {
 func seekErr(_ bool, err error) error { return err }
 
 // flash shows note in the replay bar for a moment.
-func (a *App) flash(note string) tea.Cmd {
-	a.replay.flashNote = note
-	a.replay.flashGen++
-	gen := a.replay.flashGen
+func (r *replayMode) flash(note string) tea.Cmd {
+	r.flashNote = note
+	r.flashGen++
+	gen := r.flashGen
 	cmd := tea.Tick(flashFor, func(time.Time) tea.Msg { return flashDoneMsg{gen} })
-	if a.replay.player.Playing() {
-		return tea.Batch(cmd, a.replayTick(0)) // the new speed changes the wait
+	if r.player.Playing() {
+		return tea.Batch(cmd, r.tick(0)) // the new speed changes the wait
 	}
 	return cmd
 }
 
 // replayClick handles a click on the timeline or the replay bar in replay
 // mode; ok is false when the click is not one of its own.
-func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
+func (a *App) replayClick(r *replayMode, x, y int) (tea.Cmd, bool) {
 	g := a.geo
-	p := a.replay.player
+	p := r.player
 	if g.replayBar.contains(x, y) {
 		col := x - g.replayBar.x
 		if !g.replayBarView.OnTrack(col) {
 			return nil, true
 		}
-		a.replay.seekDragging = true
+		r.seekDragging = true
 		d := g.replayBarView.TimeAt(col, p.Total())
-		return a.replayed(func() error { return seekErr(p.SeekTime(d)) }), true
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.SeekTime(d)) }), true
 	}
 	if !g.timeline.contains(x, y) {
 		return nil, false
@@ -145,37 +151,36 @@ func (a *App) replayClick(x, y int) (tea.Cmd, bool) {
 	switch h.Kind {
 	case computer.HitChip, computer.HitTick:
 		a.dragging = h.Kind == computer.HitTick
-		return a.replayed(func() error { return seekErr(p.SeekStep(h.Step)) }), true
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.SeekStep(h.Step)) }), true
 	case computer.HitPrev:
-		return a.replayed(func() error { return seekErr(p.NextStep(-1)) }), true
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.NextStep(-1)) }), true
 	case computer.HitNext:
-		return a.replayed(func() error { return seekErr(p.NextStep(1)) }), true
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.NextStep(1)) }), true
 	case computer.HitPlay:
-		return a.replayed(p.Toggle), true
+		return a.replayed((*replay.Player).Toggle), true
 	case computer.HitLive:
-		return a.replayed(func() error { return seekErr(p.Seek(p.Len())) }), true
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.Seek(p.Len())) }), true
 	}
 	return nil, true
 }
 
 // replayDrag seeks while the button is held on the replay bar or slider.
-func (a *App) replayDrag(x int) tea.Cmd {
-	p := a.replay.player
+func (a *App) replayDrag(r *replayMode, x int) tea.Cmd {
 	switch {
-	case a.replay.seekDragging:
-		d := a.geo.replayBarView.TimeAt(x-a.geo.replayBar.x, p.Total())
-		return a.replayed(func() error { return seekErr(p.SeekTime(d)) })
+	case r.seekDragging:
+		d := a.geo.replayBarView.TimeAt(x-a.geo.replayBar.x, r.player.Total())
+		return a.replayed(func(p *replay.Player) error { return seekErr(p.SeekTime(d)) })
 	case a.dragging:
 		if i := a.geo.timelineView.SliderStep(x - a.geo.timeline.x); i >= 0 {
-			return a.replayed(func() error { return seekErr(p.SeekStep(i)) })
+			return a.replayed(func(p *replay.Player) error { return seekErr(p.SeekStep(i)) })
 		}
 	}
 	return nil
 }
 
 // replayState is what the replay bar shows now.
-func (a *App) replayState() computer.ReplayState {
-	p := a.replay.player
+func (r *replayMode) state() computer.ReplayState {
+	p := r.player
 	sched := p.Schedule()
 	marks := func(at []int) []time.Duration {
 		out := make([]time.Duration, 0, len(at))
@@ -189,7 +194,7 @@ func (a *App) replayState() computer.ReplayState {
 	return computer.ReplayState{
 		Playing: p.Playing(), Speed: p.Speed(), Elapsed: min(p.Elapsed(), p.Total()), Total: p.Total(),
 		Pos: p.Pos(), Len: p.Len(), Steps: marks(p.Timeline().StepStarts()), Runs: marks(p.Timeline().RunStarts()),
-		Flash: a.replay.flashNote, Untimed: !sched.Timed(),
+		Flash: r.flashNote, Untimed: !sched.Timed(),
 	}
 }
 

@@ -90,7 +90,7 @@ func TestReplayKeys(t *testing.T) {
 		t.Fatal("space did not play")
 	}
 	clk.now = clk.now.Add(10 * time.Second)
-	a.Update(replayTickMsg{gen: a.replay.gen})
+	a.Update(replayTickMsg{gen: a.rp().gen})
 	if p.Pos() == 0 {
 		t.Fatal("a tick 10 s later played nothing")
 	}
@@ -98,7 +98,7 @@ func TestReplayKeys(t *testing.T) {
 	if p.Playing() {
 		t.Fatal("space did not pause")
 	}
-	stale := a.replay.gen - 1
+	stale := a.rp().gen - 1
 	before := p.Pos()
 	clk.now = clk.now.Add(time.Minute)
 	a.Update(replayTickMsg{gen: stale})

@@ -34,10 +34,10 @@ func threadsReplay(t *testing.T, w, h int) (*App, *replay.Player) {
 // screen out as Update does.
 func seekTo(t *testing.T, a *App, k int) {
 	t.Helper()
-	a.replayed(func() error { return seekErr(a.replay.player.Seek(k)) })
+	a.replayed(func(p *replay.Player) error { return seekErr(p.Seek(k)) })
 	a.relayout()
-	if a.replay.player.Pos() != k {
-		t.Fatalf("seek to %d: at %d", k, a.replay.player.Pos())
+	if a.rp().player.Pos() != k {
+		t.Fatalf("seek to %d: at %d", k, a.rp().player.Pos())
 	}
 }
 

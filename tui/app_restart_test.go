@@ -35,7 +35,7 @@ func TestThreadsAppRestart(t *testing.T) {
 	if strings.Contains(s, "make old") || !strings.Contains(s, "make new") {
 		t.Fatalf("after the restart the screen is:\n%s", s)
 	}
-	if n := d.threads.set.Len(); n != 1 {
+	if n := d.tv().set.Len(); n != 1 {
 		t.Fatalf("%d threads after the restart, want 1", n)
 	}
 	if f := d.fold; len(f.Steps()) != 1 || len(f.Diagnostics()) != 0 || len(f.Runs()) != 1 || f.Runs()[0].RunID != "new1" {

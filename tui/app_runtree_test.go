@@ -24,7 +24,7 @@ func runFirstStep(f *fold.Fold, r *model.Run) int {
 func TestThreadsAppRunTree(t *testing.T) {
 	for _, sz := range threadSizes {
 		d := savedThreads(t, sz[0], sz[1])
-		th := branchThread(t, d.threads.set)
+		th := branchThread(t, d.tv().set)
 		d.open(t, th)
 		runs := th.Fold.Runs()
 		d.press("home", "t")

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/replay"
 )
 
 // runStep selects the first step of the run dir runs before (-1) or after
@@ -90,7 +91,7 @@ func (a *App) moveCursor(rows int) {
 // there is one, as choosing it by hand does; the transcript stays where
 // the cursor put it.
 func (a *App) selectAtCursor() {
-	if a.mode == modeReplay {
+	if a.modeIs(modeReplay) {
 		return // the player chooses what is selected: Enter seeks to a row
 	}
 	step, ok := a.transcript.CursorStep()
@@ -145,7 +146,7 @@ func (a *App) watching() bool { return a.following && !a.done && !a.runOpen() }
 // live agent session and a replay count as open; so does a source that has
 // no runs at all, as nothing says it ended.
 func (a *App) runOpen() bool {
-	if a.mode == modeSession || a.mode == modeReplay {
+	if a.modeIs(modeSession) || a.modeIs(modeReplay) {
 		return true
 	}
 	runs := a.fold.Runs()
@@ -245,9 +246,8 @@ func (a *App) goToStep(i int) tea.Cmd {
 	if i < 0 {
 		return nil
 	}
-	if a.mode == modeReplay {
-		p := a.replay.player
-		cmd := a.replayed(func() error { return seekErr(p.SeekStep(i)) })
+	if a.modeIs(modeReplay) {
+		cmd := a.replayed(func(p *replay.Player) error { return seekErr(p.SeekStep(i)) })
 		a.transcript.ShowStep(a.selected)
 		return cmd
 	}

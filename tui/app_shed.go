@@ -43,9 +43,9 @@ type readBackMsg struct {
 // the screen keeps. The thread on screen is shed only while it follows the
 // newest step and the transcript its bottom: a person looking back keeps
 // what they look at.
-func (a *App) shedThreads(touched []*fold.Thread) {
+func (a *App) shedThreads(tv *threadsView, touched []*fold.Thread) {
 	for _, th := range touched {
-		if th == a.threads.cur && !(a.following && a.transcript.Following()) {
+		if th == tv.cur && !(a.following && a.transcript.Following()) {
 			continue
 		}
 		if len(th.Fold.Items()) < 2*screenKeepItems {
@@ -56,7 +56,7 @@ func (a *App) shedThreads(touched []*fold.Thread) {
 		// the newest steps (app_forgotten.go).
 		th.Fold.Forget(screenKeepSkeletons)
 		delete(a.shedViews, viewKey{th: th}) // what was read back is far from what is kept now
-		if th == a.threads.cur {
+		if th == tv.cur {
 			a.refresh()
 		}
 	}
@@ -98,10 +98,10 @@ func (a *App) droppedNote() string {
 // otherwise).
 func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
 	var th *fold.Thread
-	switch a.mode {
-	case modeThreads:
-		th = a.threads.cur
-	case modeSession:
+	switch m := a.mode.(type) {
+	case *threadsView:
+		th = m.cur
+	case *sessionMode:
 		th = a.recordedSession()
 	}
 	if th == nil {
@@ -114,8 +114,8 @@ func (a *App) readBackKeyOf(s *model.Step) (readBackKey, bool) {
 // recording (--record), where what the screen shed is read back from:
 // the same records, so the same items and steps. Nil without a recording.
 func (a *App) recordedSession() *fold.Thread {
-	g := a.session
-	if a.mode != modeSession || a.opts.Recording == "" {
+	g, ok := a.mode.(*sessionMode)
+	if !ok || a.opts.Recording == "" {
 		return nil
 	}
 	if id := a.fold.Session().ID; g.thread == nil || g.thread.ID != id || g.thread.Fold != a.fold {

@@ -85,11 +85,11 @@ type batchesMsg []model.Batch
 // in ts. Until the channel closes the input is live.
 func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
-	a.mode = modeThreads
-	a.threads = &threadsView{set: ts, batches: batches, list: threadlist.New(),
+	tv := &threadsView{set: ts, batches: batches, list: threadlist.New(),
 		marked: map[*fold.Thread]bool{},
 		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
-	a.afterThreads(nil)
+	a.mode = tv
+	a.afterThreads(tv, nil)
 	return a
 }
 
@@ -103,13 +103,16 @@ func (a *App) now() time.Time {
 
 // onBatches folds what arrived into the threads and updates the screen.
 func (a *App) onBatches(msg batchesMsg) {
-	tv := a.threads
+	tv, ok := a.mode.(*threadsView)
+	if !ok {
+		return
+	}
 	var touched []*fold.Thread
 	for _, b := range msg {
 		a.noteProgress(b)
 		a.noteFolded(b)
 		if b.Restart {
-			a.forget(tv.set.Forget(b.Source))
+			a.forget(tv, tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
 		}
 		for _, u := range tv.set.Apply(b.Source, b.Records...) {
@@ -118,22 +121,21 @@ func (a *App) onBatches(msg batchesMsg) {
 			}
 		}
 	}
-	a.afterThreads(touched)
+	a.afterThreads(tv, touched)
 	a.keepFolded()
-	a.shedThreads(touched)
+	a.shedThreads(tv, touched)
 }
 
 // afterThreads settles which thread is on screen after records arrived
 // for the touched threads, and redraws what changed.
-func (a *App) afterThreads(touched []*fold.Thread) {
-	tv := a.threads
+func (a *App) afterThreads(tv *threadsView, touched []*fold.Thread) {
 	n := tv.set.Len()
 	if tv.cur == nil && n > 0 {
 		th := tv.set.List()[0]
-		if again := a.sameThread(tv.lost); again != nil {
+		if again := tv.sameThread(tv.lost); again != nil {
 			th = again
 		}
-		a.showThread(th)
+		a.showThread(tv, th)
 	}
 	if !tv.chosen {
 		tv.listing = n > 1
@@ -150,20 +152,19 @@ func (a *App) afterThreads(touched []*fold.Thread) {
 		// their first records, so a burst of runs X Y X ends on Y there.
 		newest := tv.set.Last()
 		if newest != tv.cur {
-			a.switchThread(newest)
+			a.switchThread(tv, newest)
 			tv.listing = false
 		}
 	}
 	if tv.cur != nil && slices.Contains(touched, tv.cur) {
 		a.refresh()
 	}
-	a.refreshList()
+	a.refreshList(tv)
 }
 
 // forget drops what the screen kept of threads whose source started over;
 // the thread on screen is shown again once its source sends it again.
-func (a *App) forget(gone []*fold.Thread) {
-	tv := a.threads
+func (a *App) forget(tv *threadsView, gone []*fold.Thread) {
 	for _, th := range gone {
 		delete(tv.saved, th)
 		delete(tv.rows, th)
@@ -185,11 +186,11 @@ func (a *App) forget(gone []*fold.Thread) {
 
 // sameThread is the thread of the same source and id as th, when there
 // is one again (nil otherwise).
-func (a *App) sameThread(th *fold.Thread) *fold.Thread {
+func (tv *threadsView) sameThread(th *fold.Thread) *fold.Thread {
 	if th == nil {
 		return nil
 	}
-	for _, t := range a.threads.set.Find(th.ID) {
+	for _, t := range tv.set.Find(th.ID) {
 		if t.Source == th.Source {
 			return t
 		}
@@ -198,8 +199,7 @@ func (a *App) sameThread(th *fold.Thread) *fold.Thread {
 }
 
 // showThread puts th on screen, restoring how it was left.
-func (a *App) showThread(th *fold.Thread) {
-	tv := a.threads
+func (a *App) showThread(tv *threadsView, th *fold.Thread) {
 	if tv.cur != nil && tv.cur != th {
 		tv.saved[tv.cur] = &threadScreen{transcript: a.transcript, selected: a.selected, following: a.following, focus: a.focus}
 	}
@@ -221,15 +221,14 @@ func (a *App) showThread(th *fold.Thread) {
 }
 
 // switchThread opens th by hand (or by follow): the screen stops choosing.
-func (a *App) switchThread(th *fold.Thread) {
-	a.threads.chosen = true
-	a.threads.listing = false
-	a.showThread(th)
+func (a *App) switchThread(tv *threadsView, th *fold.Thread) {
+	tv.chosen = true
+	tv.listing = false
+	a.showThread(tv, th)
 }
 
 // refreshList hands the threads to the list, newest activity first.
-func (a *App) refreshList() {
-	tv := a.threads
+func (a *App) refreshList(tv *threadsView) {
 	tv.order = append(tv.order[:0], tv.set.List()...)
 	slices.SortStableFunc(tv.order, func(x, y *fold.Thread) int {
 		// Newest first: by the last record's time, else by arrival
@@ -280,41 +279,42 @@ func (a *App) activeAt(th *fold.Thread, now time.Time) bool {
 // stepThread opens the thread before (-1) or after (+1) the one on screen
 // in the list's order.
 func (a *App) stepThread(dir int) {
-	tv := a.threads
-	a.refreshList()
+	tv, ok := a.mode.(*threadsView)
+	if !ok {
+		return
+	}
+	a.refreshList(tv)
 	i := slices.Index(tv.order, tv.cur)
 	j := i + dir
 	if i < 0 || j < 0 || j >= len(tv.order) {
 		return
 	}
-	a.switchThread(tv.order[j])
-	a.selectListRow(tv.order[j])
+	a.switchThread(tv, tv.order[j])
+	tv.selectRow(tv.order[j])
 }
 
-// selectListRow moves the list's selection to th.
-func (a *App) selectListRow(th *fold.Thread) {
-	if i := slices.Index(a.threads.order, th); i >= 0 {
-		a.threads.list.Select(i)
-		a.threads.moved = true
+// selectRow moves the list's selection to th.
+func (tv *threadsView) selectRow(th *fold.Thread) {
+	if i := slices.Index(tv.order, th); i >= 0 {
+		tv.list.Select(i)
+		tv.moved = true
 	}
 }
 
 // listClick opens the thread clicked on.
-func (a *App) listClick(m tea.Mouse) {
-	tv := a.threads
+func (a *App) listClick(tv *threadsView, m tea.Mouse) {
 	if !a.geo.list.contains(m.X, m.Y) {
 		return
 	}
 	if i, ok := tv.list.RowAt(m.Y - a.geo.list.y); ok && i < len(tv.order) {
 		tv.list.Select(i)
 		tv.moved = true
-		a.switchThread(tv.order[i])
+		a.switchThread(tv, tv.order[i])
 	}
 }
 
 // listScreen draws the thread list over the whole screen but the footer.
-func (a *App) listScreen(w, rows int) []string {
-	tv := a.threads
+func (a *App) listScreen(tv *threadsView, w, rows int) []string {
 	title := "threads · " + strconv.Itoa(tv.set.Len())
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
@@ -348,14 +348,14 @@ func (a *App) listScreen(w, rows int) []string {
 // threadTitle is what the transcript's title bar says about threads: which
 // thread is shown, and how many others became active meanwhile.
 func (a *App) threadTitle() string {
-	if a.mode == modeReplay {
-		if th := a.replay.player.Thread(); th != nil && a.replay.player.Threads().Len() > 1 {
-			return "playing " + threadName(th) + " · " + strconv.Itoa(a.replay.player.Threads().Len()) + " threads"
+	if r, ok := a.mode.(*replayMode); ok {
+		if th := r.player.Thread(); th != nil && r.player.Threads().Len() > 1 {
+			return "playing " + threadName(th) + " · " + strconv.Itoa(r.player.Threads().Len()) + " threads"
 		}
 		return ""
 	}
-	tv := a.threads
-	if tv == nil || tv.cur == nil || tv.set.Len() < 2 {
+	tv, ok := a.mode.(*threadsView)
+	if !ok || tv.cur == nil || tv.set.Len() < 2 {
 		return ""
 	}
 	s := threadName(tv.cur)
@@ -380,22 +380,43 @@ func threadName(th *fold.Thread) string {
 // listMove moves the list's selection by delta rows; from then on the
 // list no longer keeps the newest activity selected by itself.
 func (a *App) listMove(delta int) {
-	a.threads.moved = true
-	a.threads.list.Move(delta)
+	if tv, ok := a.mode.(*threadsView); ok {
+		tv.moved = true
+		tv.list.Move(delta)
+	}
+}
+
+// listPage is how many rows the thread list shows: the step of PgUp and
+// PgDn there.
+func (a *App) listPage() int {
+	if tv, ok := a.mode.(*threadsView); ok {
+		return tv.list.PageSize()
+	}
+	return 1
 }
 
 // openListed opens the thread selected in the list.
 func (a *App) openListed() {
-	tv := a.threads
+	tv, ok := a.mode.(*threadsView)
+	if !ok {
+		return
+	}
 	tv.moved = true
 	if i := tv.list.Selected(); i >= 0 && i < len(tv.order) {
-		a.switchThread(tv.order[i])
+		a.switchThread(tv, tv.order[i])
 	}
 }
 
 // backFromList goes back to the thread shown last.
 func (a *App) backFromList() {
-	if tv := a.threads; tv.cur != nil {
-		a.switchThread(tv.cur)
+	if tv, ok := a.mode.(*threadsView); ok && tv.cur != nil {
+		a.switchThread(tv, tv.cur)
+	}
+}
+
+// toggleFollow starts or stops following the newest active thread.
+func (a *App) toggleFollow() {
+	if tv, ok := a.mode.(*threadsView); ok {
+		tv.follow = !tv.follow
 	}
 }

@@ -62,14 +62,14 @@ func TestThreadsAppGolden(t *testing.T) {
 			name := "thread_" + layout + suffix
 			t.Run(name, func(t *testing.T) {
 				d := saved(t, AppOptions{Layout: layout})
-				d.open(t, branchThread(t, d.threads.set))
+				d.open(t, branchThread(t, d.tv().set))
 				got := d.screen(t)
 				checkGolden(t, "threads_app", name, got, "ThreadsAppGolden")
 				if layout != LayoutAuto {
 					return
 				}
 				f := saved(t, AppOptions{Layout: chosen})
-				f.open(t, branchThread(t, f.threads.set))
+				f.open(t, branchThread(t, f.tv().set))
 				if f.screen(t) != got {
 					t.Errorf("layout %s draws otherwise than auto at %d columns", chosen, w)
 				}
@@ -77,7 +77,7 @@ func TestThreadsAppGolden(t *testing.T) {
 		}
 		t.Run("runtree"+suffix, func(t *testing.T) {
 			d := saved(t, AppOptions{})
-			d.open(t, branchThread(t, d.threads.set))
+			d.open(t, branchThread(t, d.tv().set))
 			d.press("t")
 			checkGolden(t, "threads_app", "runtree"+suffix, d.screen(t), "ThreadsAppGolden")
 		})
@@ -91,15 +91,15 @@ func TestThreadsAppGolden(t *testing.T) {
 			now := recs[len(recs)-1].At.Add(3 * time.Second)
 			d := newThreadsApp(t, w, h, AppOptions{Title: threadsSource, Now: func() time.Time { return now }},
 				model.Batch{Source: threadsSource, Records: recs[:cut]})
-			d.open(t, branchThread(t, d.threads.set))
+			d.open(t, branchThread(t, d.tv().set))
 			d.feed(t, model.Batch{Source: threadsSource, Records: recs[cut:]})
 			d.press("esc")
 			var live, marked int
-			for _, r := range d.threads.list.Rows() {
+			for _, r := range d.tv().list.Rows() {
 				live += btoi(r.Live)
 				marked += btoi(r.Marked)
 			}
-			if live != 3 || marked != 1 || !d.threads.list.Rows()[0].Marked {
+			if live != 3 || marked != 1 || !d.tv().list.Rows()[0].Marked {
 				t.Errorf("%d rows live, %d marked, want 3 and the first", live, marked)
 			}
 			checkGolden(t, "threads_app", "live"+suffix, d.screen(t), "ThreadsAppGolden")

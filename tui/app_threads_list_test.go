@@ -60,7 +60,7 @@ func TestThreadsAppFolder(t *testing.T) {
 	batches := folderBatches(t, files)
 	d := newThreadsApp(t, 80, 24, AppOptions{Title: "logs/"}, batches...)
 	d.close(t)
-	if n := d.threads.set.Len(); n != files {
+	if n := d.tv().set.Len(); n != files {
 		t.Fatalf("%d threads, want %d", n, files)
 	}
 	s := ansi.Strip(d.screen(t))
@@ -74,7 +74,7 @@ func TestThreadsAppFolder(t *testing.T) {
 	for range 499 {
 		d.press("j")
 	}
-	th := d.threads.order[499]
+	th := d.tv().order[499]
 	if th.ID != "thread-0500" || th.Source != "f0500.jsonl" {
 		t.Fatalf("row 500 is %s of %s, want thread-0500 of f0500.jsonl", th.ID, th.Source)
 	}
@@ -99,7 +99,7 @@ func TestThreadsAppListKeys(t *testing.T) {
 	d := newThreadsApp(t, 80, 24, AppOptions{}, folderBatches(t, 100)...)
 	d.close(t)
 	d.screen(t)
-	page := d.threads.list.PageSize()
+	page := d.tv().list.PageSize()
 	if page != 20 {
 		t.Fatalf("80×24 shows %d rows of 100, want 20", page)
 	}
@@ -112,7 +112,7 @@ func TestThreadsAppListKeys(t *testing.T) {
 		{"G", 99}, {"j", 99}, {"pgdown", 99}, {"g", 0}, {"pgup", 0}, {"end", 99}, {"home", 0},
 	} {
 		d.press(step.key)
-		if got := d.threads.list.Selected(); got != step.want {
+		if got := d.tv().list.Selected(); got != step.want {
 			t.Fatalf("%s: row %d selected, want %d", step.key, got, step.want)
 		}
 		lines := strings.Split(d.screen(t), "\n")
@@ -139,13 +139,13 @@ func TestThreadsAppClickRow(t *testing.T) {
 	for _, sz := range threadSizes {
 		d := savedThreads(t, sz[0], sz[1])
 		s := d.screen(t)
-		for _, y := range []int{0, 1, 2 + len(d.threads.order), sz[1] - 2} {
+		for _, y := range []int{0, 1, 2 + len(d.tv().order), sz[1] - 2} {
 			d.Update(tea.MouseClickMsg{X: 10, Y: y, Button: tea.MouseLeft})
-			if !d.threads.listing {
-				t.Fatalf("%v: a click on line %d opened %s", sz, y, d.threads.cur.Key())
+			if !d.tv().listing {
+				t.Fatalf("%v: a click on line %d opened %s", sz, y, d.tv().cur.Key())
 			}
 		}
-		th := d.threads.order[3]
+		th := d.tv().order[3]
 		y := lineOf(s, ansi.Truncate(Plain(th.Title()), 30, ""))
 		if y < 0 {
 			t.Fatalf("%v: no line shows the title of %s:\n%s", sz, th.Key(), ansi.Strip(s))
@@ -158,7 +158,7 @@ func TestThreadsAppClickRow(t *testing.T) {
 		}
 		// Another button does nothing.
 		d.Update(tea.MouseClickMsg{X: 20, Y: y - 1, Button: tea.MouseRight})
-		if !d.threads.listing {
+		if !d.tv().listing {
 			t.Errorf("%v: a right click opened a thread", sz)
 		}
 	}

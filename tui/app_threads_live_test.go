@@ -59,7 +59,7 @@ func (l *liveThreads) shows(t *testing.T, th *fold.Thread) {
 // thread is the thread of run i.
 func (l *liveThreads) thread(t testing.TB, i int) *fold.Thread {
 	t.Helper()
-	ths := l.threads.set.Find(l.runs[i].thread)
+	ths := l.tv().set.Find(l.runs[i].thread)
 	if len(ths) != 1 {
 		t.Fatalf("run %d: %d threads of id %s", i, len(ths), l.runs[i].thread)
 	}
@@ -83,14 +83,14 @@ func (l *liveThreads) firstRunOf(t testing.TB, i int, id string, other bool) int
 // or the list, until F again.
 func TestThreadsAppFollow(t *testing.T) {
 	l := newLiveThreads(t, 200, 50, 3)
-	if !l.threads.listing {
+	if !l.tv().listing {
 		t.Fatal("three runs of two threads do not open on the list")
 	}
 	l.press("enter")
-	shown := l.threads.cur
+	shown := l.tv().cur
 	l.press("F")
-	if !l.threads.follow || !strings.Contains(titleBar(l.App), "following") {
-		t.Fatalf("F: follow %v, title bar %q", l.threads.follow, titleBar(l.App))
+	if !l.tv().follow || !strings.Contains(titleBar(l.App), "following") {
+		t.Fatalf("F: follow %v, title bar %q", l.tv().follow, titleBar(l.App))
 	}
 	for i := 3; i < len(l.runs); i++ {
 		l.feedRuns(t, i, i+1)
@@ -100,12 +100,12 @@ func TestThreadsAppFollow(t *testing.T) {
 			t.Fatalf("run %d: the thread followed does not follow its newest step", i)
 		}
 	}
-	if shown == l.threads.cur {
+	if shown == l.tv().cur {
 		t.Fatal("follow never changed thread")
 	}
 	l.press("F")
-	if l.threads.follow || strings.Contains(titleBar(l.App), "following") {
-		t.Fatalf("F again: follow %v, title bar %q", l.threads.follow, titleBar(l.App))
+	if l.tv().follow || strings.Contains(titleBar(l.App), "following") {
+		t.Fatalf("F again: follow %v, title bar %q", l.tv().follow, titleBar(l.App))
 	}
 }
 
@@ -126,20 +126,20 @@ func TestThreadsAppFollowBurst(t *testing.T) {
 	l.press("enter", "F")
 	l.feedRuns(t, i, i+3)
 	want := l.thread(t, i+2)
-	if l.threads.cur != want {
+	if l.tv().cur != want {
 		t.Errorf("following shows %s after a burst of runs of %s, %s, %s; want %s, whose run came last",
-			l.threads.cur.Key(), l.runs[i].thread, l.runs[i+1].thread, l.runs[i+2].thread, want.Key())
+			l.tv().cur.Key(), l.runs[i].thread, l.runs[i+1].thread, l.runs[i+2].thread, want.Key())
 	}
-	if l.threads.order[0] != want {
-		t.Errorf("the list's first row is %s, want %s", l.threads.order[0].Key(), want.Key())
+	if l.tv().order[0] != want {
+		t.Errorf("the list's first row is %s, want %s", l.tv().order[0].Key(), want.Key())
 	}
 	// F on the list turns follow off and on again.
 	l.press("esc", "F")
-	if l.threads.follow {
+	if l.tv().follow {
 		t.Fatal("F on the list did not turn follow off")
 	}
 	l.press("F")
-	next := l.firstRunOf(t, i+3, l.threads.cur.ID, true)
+	next := l.firstRunOf(t, i+3, l.tv().cur.ID, true)
 	l.feedRuns(t, i+3, next+1)
 	l.shows(t, l.thread(t, next))
 }
@@ -149,45 +149,45 @@ func TestThreadsAppFollowBurst(t *testing.T) {
 // the list is on screen mark nothing.
 func TestThreadsAppMarks(t *testing.T) {
 	l := newLiveThreads(t, 200, 50, 3)
-	if len(l.threads.marked) != 0 {
-		t.Fatalf("%d threads marked while the list was on screen", len(l.threads.marked))
+	if len(l.tv().marked) != 0 {
+		t.Fatalf("%d threads marked while the list was on screen", len(l.tv().marked))
 	}
 	l.press("enter")
-	shown := l.threads.cur
+	shown := l.tv().cur
 	if strings.Contains(titleBar(l.App), "◆") {
 		t.Fatalf("title bar %q before any other thread got records", titleBar(l.App))
 	}
 	i := l.firstRunOf(t, 3, shown.ID, true)
 	l.feedRuns(t, 3, i+1)
 	other := l.thread(t, i)
-	if !l.threads.marked[other] || len(l.threads.marked) != 1 {
-		t.Fatalf("marked %v, want only %s", l.threads.marked, other.Key())
+	if !l.tv().marked[other] || len(l.tv().marked) != 1 {
+		t.Fatalf("marked %v, want only %s", l.tv().marked, other.Key())
 	}
 	if top := titleBar(l.App); !strings.Contains(top, "◆ 1 more active (esc: list)") {
 		t.Fatalf("title bar %q", top)
 	}
 	l.press("esc")
 	s := strings.Split(ansi.Strip(l.screen(t)), "\n")
-	row := s[2+slices.Index(l.threads.order, other)]
+	row := s[2+slices.Index(l.tv().order, other)]
 	if !strings.HasPrefix(row, " ●◆") {
 		t.Errorf("the row of %s is %q, want it live and marked", other.Key(), row)
 	}
 	// Records while the list is on screen mark nothing more.
 	j := l.firstRunOf(t, i+1, other.ID, true)
 	l.feedRuns(t, i+1, j+1)
-	if len(l.threads.marked) != 1 {
-		t.Errorf("%d threads marked after records arrived at the list, want 1", len(l.threads.marked))
+	if len(l.tv().marked) != 1 {
+		t.Errorf("%d threads marked after records arrived at the list, want 1", len(l.tv().marked))
 	}
 	// Opening the marked thread clears its mark.
 	l.open(t, other)
-	if len(l.threads.marked) != 0 || strings.Contains(titleBar(l.App), "◆") {
-		t.Errorf("opening %s left marks %v, title bar %q", other.Key(), l.threads.marked, titleBar(l.App))
+	if len(l.tv().marked) != 0 || strings.Contains(titleBar(l.App), "◆") {
+		t.Errorf("opening %s left marks %v, title bar %q", other.Key(), l.tv().marked, titleBar(l.App))
 	}
 	// Records of another thread an hour old mark nothing.
 	l.press("esc")
 	l.open(t, shown)
 	marked := func(id string) bool {
-		for th := range l.threads.marked {
+		for th := range l.tv().marked {
 			if th.ID == id {
 				return true
 			}
@@ -205,7 +205,7 @@ func TestThreadsAppMarks(t *testing.T) {
 	}
 	l.now = l.recs[l.runs[k].to-1].At.Add(time.Hour)
 	l.feed(t, model.Batch{Source: threadsSource, Records: l.recs[l.runs[j+1].from:l.runs[k].to]})
-	if th := l.thread(t, k); l.threads.marked[th] {
+	if th := l.thread(t, k); l.tv().marked[th] {
 		t.Errorf("records an hour old marked thread %s", th.Key())
 	}
 }
@@ -215,11 +215,11 @@ func TestThreadsAppListKeepsSelection(t *testing.T) {
 	l := newLiveThreads(t, 200, 50, 1)
 	l.feedRuns(t, 1, len(l.runs)-1)
 	last := l.thread(t, len(l.runs)-1)
-	k := slices.Index(l.threads.order, last)
+	k := slices.Index(l.tv().order, last)
 	if k < 1 {
 		t.Fatalf("the last run's thread is row %d: nothing can move", k)
 	}
-	chosen := l.threads.order[k-1]
+	chosen := l.tv().order[k-1]
 	for range k - 1 {
 		l.press("down")
 	}
@@ -227,8 +227,8 @@ func TestThreadsAppListKeepsSelection(t *testing.T) {
 		t.Fatalf("↓×%d selects %s, want %s", k-1, l.selectedThread().Key(), chosen.Key())
 	}
 	l.feedRuns(t, len(l.runs)-1, len(l.runs))
-	if l.threads.order[0] != last || l.threads.order[k] != chosen {
-		t.Fatalf("the rows did not move: %s first, %s at %d", l.threads.order[0].Key(), l.threads.order[k].Key(), k)
+	if l.tv().order[0] != last || l.tv().order[k] != chosen {
+		t.Fatalf("the rows did not move: %s first, %s at %d", l.tv().order[0].Key(), l.tv().order[k].Key(), k)
 	}
 	if l.selectedThread() != chosen {
 		t.Errorf("after the rows moved the list selects %s, want %s", l.selectedThread().Key(), chosen.Key())

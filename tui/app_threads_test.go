@@ -138,7 +138,7 @@ func drawnScreen(t *testing.T, a *App) string {
 
 // selectedThread is the thread of the list's selected row.
 func (d *threadsApp) selectedThread() *fold.Thread {
-	tv := d.threads
+	tv := d.tv()
 	if i := tv.list.Selected(); i >= 0 && i < len(tv.order) {
 		return tv.order[i]
 	}
@@ -148,10 +148,10 @@ func (d *threadsApp) selectedThread() *fold.Thread {
 // open selects th in the list with the keys and opens it with Enter.
 func (d *threadsApp) open(t testing.TB, th *fold.Thread) {
 	t.Helper()
-	if !d.threads.listing {
+	if !d.tv().listing {
 		t.Fatal("open: the list is not on screen")
 	}
-	i := slices.Index(d.threads.order, th)
+	i := slices.Index(d.tv().order, th)
 	if i < 0 {
 		t.Fatalf("open: thread %s is not listed", th.Key())
 	}
@@ -160,8 +160,8 @@ func (d *threadsApp) open(t testing.TB, th *fold.Thread) {
 		d.press("j")
 	}
 	d.press("enter")
-	if d.threads.cur != th || d.threads.listing {
-		t.Fatalf("open: %s on screen (listing %v), want %s", d.threads.cur.Key(), d.threads.listing, th.Key())
+	if d.tv().cur != th || d.tv().listing {
+		t.Fatalf("open: %s on screen (listing %v), want %s", d.tv().cur.Key(), d.tv().listing, th.Key())
 	}
 }
 
@@ -224,8 +224,8 @@ func checkShows(t *testing.T, d *threadsApp, th *fold.Thread) {
 // checkShowsFold is checkShows with the fold th must show.
 func checkShowsFold(t *testing.T, d *threadsApp, th *fold.Thread, ref *fold.Fold) {
 	t.Helper()
-	if d.threads.listing || d.threads.cur != th || d.fold != th.Fold {
-		t.Fatalf("thread %s is not on screen (listing %v, cur %s)", th.Key(), d.threads.listing, d.threads.cur.Key())
+	if d.tv().listing || d.tv().cur != th || d.fold != th.Fold {
+		t.Fatalf("thread %s is not on screen (listing %v, cur %s)", th.Key(), d.tv().listing, d.tv().cur.Key())
 	}
 	want := ref.Steps()
 	got := d.fold.Steps()
@@ -242,7 +242,7 @@ func checkShowsFold(t *testing.T, d *threadsApp, th *fold.Thread, ref *fold.Fold
 		t.Errorf("the transcript has %d items, the thread %d", d.transcript.Len(), len(th.Fold.Items()))
 	}
 	s := ansi.Strip(d.screen(t))
-	if top := titleBar(d.App); d.threads.set.Len() > 1 && !strings.Contains(top, "thread "+th.ID[:8]) {
+	if top := titleBar(d.App); d.tv().set.Len() > 1 && !strings.Contains(top, "thread "+th.ID[:8]) {
 		t.Errorf("title bar %q does not name thread %s", top, th.ID)
 	}
 	if n := len(want); !strings.Contains(s, fmt.Sprintf("step %d of %d", n, n)) {
@@ -285,30 +285,30 @@ func TestThreadsAppOpensOn(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := newThreadsApp(t, 100, 30, AppOptions{}, tc.batches...)
 			d.close(t)
-			if n := d.threads.set.Len(); n != tc.threads {
+			if n := d.tv().set.Len(); n != tc.threads {
 				t.Fatalf("%d threads, want %d", n, tc.threads)
 			}
 			s := ansi.Strip(d.screen(t))
 			if tc.threads == 1 {
-				if d.threads.listing || !strings.HasPrefix(s, "─ transcript") || !strings.Contains(s, "? help") {
+				if d.tv().listing || !strings.HasPrefix(s, "─ transcript") || !strings.Contains(s, "? help") {
 					t.Fatalf("one thread does not open into its transcript:\n%s", s)
 				}
 				if strings.Contains(titleBar(d.App), "thread ") {
 					t.Errorf("one thread's title bar names it: %q", titleBar(d.App))
 				}
-				checkShows(t, d, d.threads.set.List()[0])
+				checkShows(t, d, d.tv().set.List()[0])
 				// Nothing to go back to.
 				d.press("esc", "backspace", "{", "}")
-				if d.threads.listing || ansi.Strip(d.screen(t)) != s {
+				if d.tv().listing || ansi.Strip(d.screen(t)) != s {
 					t.Error("esc, backspace, { or } changed the screen of a single thread")
 				}
 				return
 			}
-			if !d.threads.listing || !strings.HasPrefix(s, fmt.Sprintf("─ threads · %d ", tc.threads)) {
+			if !d.tv().listing || !strings.HasPrefix(s, fmt.Sprintf("─ threads · %d ", tc.threads)) {
 				t.Fatalf("%d threads do not open on the list:\n%s", tc.threads, s)
 			}
-			if len(d.threads.marked) != 0 {
-				t.Errorf("a saved log marks %d threads", len(d.threads.marked))
+			if len(d.tv().marked) != 0 {
+				t.Errorf("a saved log marks %d threads", len(d.tv().marked))
 			}
 		})
 	}
@@ -318,7 +318,7 @@ func TestThreadsAppOpensOn(t *testing.T) {
 // that thread selected, and esc on the list goes back to it.
 func TestThreadsAppOpenAndBack(t *testing.T) {
 	d := savedThreads(t, 120, 40)
-	order := slices.Clone(d.threads.order)
+	order := slices.Clone(d.tv().order)
 	if len(order) != 6 {
 		t.Fatalf("%d threads listed", len(order))
 	}
@@ -334,8 +334,8 @@ func TestThreadsAppOpenAndBack(t *testing.T) {
 			d.press(key)
 			checkShows(t, d, th)
 			d.press("esc")
-			if !d.threads.listing || d.selectedThread() != th {
-				t.Fatalf("esc from %s: listing %v, %s selected", th.Key(), d.threads.listing, d.selectedThread().Key())
+			if !d.tv().listing || d.selectedThread() != th {
+				t.Fatalf("esc from %s: listing %v, %s selected", th.Key(), d.tv().listing, d.selectedThread().Key())
 			}
 			if s := ansi.Strip(d.screen(t)); !strings.Contains(strings.Split(s, "\n")[2+i], "›") {
 				t.Errorf("row %d does not carry the › of the thread shown last:\n%s", i, s)
@@ -346,7 +346,7 @@ func TestThreadsAppOpenAndBack(t *testing.T) {
 	d.press("g", "esc")
 	checkShows(t, d, order[len(order)-1])
 	d.press("backspace")
-	if !d.threads.listing {
+	if !d.tv().listing {
 		t.Error("backspace did not go back to the list")
 	}
 }
@@ -355,7 +355,7 @@ func TestThreadsAppOpenAndBack(t *testing.T) {
 // activity first, without going back to the list.
 func TestThreadsAppStepThreads(t *testing.T) {
 	d := savedThreads(t, 120, 40)
-	order := slices.Clone(d.threads.order)
+	order := slices.Clone(d.tv().order)
 	for i := 1; i < len(order); i++ {
 		if order[i].Last.After(order[i-1].Last) {
 			t.Fatalf("row %d is newer than row %d", i, i-1)
@@ -409,7 +409,7 @@ func logRuns(t testing.TB, recs []model.Record) []logRun {
 // others are shown, whichever way one comes back to it.
 func TestThreadsAppKeepsThreadScreen(t *testing.T) {
 	d := savedThreads(t, 120, 40)
-	first := d.threads.order[1]
+	first := d.tv().order[1]
 	d.open(t, first)
 	d.screen(t) // the transcript learns its height
 	d.press("left", "left", "left", "k", "k", "k", "k", "k")
@@ -424,8 +424,8 @@ func TestThreadsAppKeepsThreadScreen(t *testing.T) {
 		{"esc", "esc"}, // to the list and back
 	} {
 		d.press(back...)
-		if d.threads.cur != first || d.selected != sel || d.transcript != tr || d.following {
-			t.Fatalf("after %v: %s, step %d, following %v; want %s, step %d", back, d.threads.cur.Key(), d.selected, d.following,
+		if d.tv().cur != first || d.selected != sel || d.transcript != tr || d.following {
+			t.Fatalf("after %v: %s, step %d, following %v; want %s, step %d", back, d.tv().cur.Key(), d.selected, d.following,
 				first.Key(), sel)
 		}
 		if got := d.screen(t); got != screen {
@@ -434,7 +434,7 @@ func TestThreadsAppKeepsThreadScreen(t *testing.T) {
 	}
 	// A thread not opened before starts at its newest step, following.
 	d.press("esc", "G", "enter")
-	if n := len(d.fold.Steps()); d.threads.cur != d.threads.order[5] || d.selected != n-1 || !d.following || d.transcript == tr {
+	if n := len(d.fold.Steps()); d.tv().cur != d.tv().order[5] || d.selected != n-1 || !d.following || d.transcript == tr {
 		t.Errorf("a thread opened for the first time shows step %d of %d (following %v)", d.selected, n, d.following)
 	}
 }
@@ -463,7 +463,7 @@ func TestThreadsAppHostileIDs(t *testing.T) {
 		model.Batch{Source: "dir/\x1b[31mevil\nname.jsonl", Records: recs})
 	d.close(t)
 	d.screen(t)
-	for i := range d.threads.order {
+	for i := range d.tv().order {
 		d.press("g")
 		for range i {
 			d.press("j")

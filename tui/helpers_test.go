@@ -41,3 +41,9 @@ func plainLines(lines []string) []string {
 	}
 	return out
 }
+
+// tv is the thread list's state of an App the test made of many threads.
+func (a *App) tv() *threadsView { return a.mode.(*threadsView) }
+
+// rp is the replay's state of an App the test made to replay.
+func (a *App) rp() *replayMode { return a.mode.(*replayMode) }

@@ -8,6 +8,7 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/tui/computer"
 	"github.com/agentwatch/agentwatch/tui/search"
 )
@@ -22,8 +23,9 @@ func (a *App) keyMap() keyMap {
 
 // screenKeys is the key map of the screen under the help.
 func (a *App) screenKeys() keyMap {
+	g, inSession := a.mode.(*sessionMode)
 	switch {
-	case a.mode == modeSession && len(a.session.perms) > 0:
+	case inSession && len(g.perms) > 0:
 		return permissionKeys
 	case a.search.asking == inputSearch:
 		return searchKeys
@@ -31,9 +33,9 @@ func (a *App) screenKeys() keyMap {
 		return filterKeys
 	case a.screen() == screenList:
 		return listKeys
-	case a.mode == modeSession:
+	case inSession:
 		return sessionKeys
-	case a.mode == modeReplay:
+	case a.modeIs(modeReplay):
 		return replayKeys
 	case a.done:
 		return reviewKeys
@@ -101,7 +103,7 @@ var clearKey = func() binding {
 var threadKeys = keyGroup{title: "Threads", when: (*App).manyThreadsLive, keys: []binding{
 	on(keys("{"), "{ / }", "previous / next thread", just(func(a *App) { a.stepThread(-1) })),
 	also(keys("}"), just(func(a *App) { a.stepThread(1) })),
-	on(keys("F"), "F", "follow the newest active thread", just(func(a *App) { a.threads.follow = !a.threads.follow })),
+	on(keys("F"), "F", "follow the newest active thread", just((*App).toggleFollow)),
 }}
 
 // runTreeKeys apply while the run tree is shown and the computer has focus.
@@ -148,21 +150,21 @@ var replayKeys = keyMap{name: "replay", mouse: [][2]string{
 	{"wheel", "scrolls the pane under it"},
 }, groups: []keyGroup{
 	{title: "Replay", keys: []binding{
-		on(keys("space"), "space", "pause / play", replayAct(func(a *App) error { return a.replay.player.Toggle() })).inFooter("space", "pause"),
-		on(keys("+", "="), "+ / - (= _)", "faster / slower", cmd(func(a *App) tea.Cmd { a.replay.player.Faster(); return a.flash(computerSpeed(a)) })).inFooter("+/-", "speed"),
-		also(keys("-", "_"), cmd(func(a *App) tea.Cmd { a.replay.player.Slower(); return a.flash(computerSpeed(a)) })),
-		on(keys("."), ". / ,", "one event forward / back", replaySeek(func(a *App) (bool, error) { return a.replay.player.StepEvent(1) })),
-		also(keys(","), replaySeek(func(a *App) (bool, error) { return a.replay.player.StepEvent(-1) })),
-		on(keys("right", "l"), "←/→ h/l", "previous / next step", replaySeek(func(a *App) (bool, error) { return a.replay.player.NextStep(1) })).inFooter("←/→", "step"),
-		also(keys("left", "h"), replaySeek(func(a *App) (bool, error) { return a.replay.player.NextStep(-1) })),
-		on(keys("]"), "[ / ]", "previous / next run", replaySeek(func(a *App) (bool, error) { return a.replay.player.NextRun(1) })),
-		also(keys("["), replaySeek(func(a *App) (bool, error) { return a.replay.player.NextRun(-1) })),
+		on(keys("space"), "space", "pause / play", replayAct((*replay.Player).Toggle)).inFooter("space", "pause"),
+		on(keys("+", "="), "+ / - (= _)", "faster / slower", replaySpeed((*replay.Player).Faster)).inFooter("+/-", "speed"),
+		also(keys("-", "_"), replaySpeed((*replay.Player).Slower)),
+		on(keys("."), ". / ,", "one event forward / back", replaySeek(func(p *replay.Player) (bool, error) { return p.StepEvent(1) })),
+		also(keys(","), replaySeek(func(p *replay.Player) (bool, error) { return p.StepEvent(-1) })),
+		on(keys("right", "l"), "←/→ h/l", "previous / next step", replaySeek(func(p *replay.Player) (bool, error) { return p.NextStep(1) })).inFooter("←/→", "step"),
+		also(keys("left", "h"), replaySeek(func(p *replay.Player) (bool, error) { return p.NextStep(-1) })),
+		on(keys("]"), "[ / ]", "previous / next run", replaySeek(func(p *replay.Player) (bool, error) { return p.NextRun(1) })),
+		also(keys("["), replaySeek(func(p *replay.Player) (bool, error) { return p.NextRun(-1) })),
 		on(keys("0", "1", "2", "3", "4", "5", "6", "7", "8", "9"), "0–9", "jump to 0–90 %", func(a *App, k tea.KeyPressMsg) tea.Cmd {
 			pct := float64(k.String()[0]-'0') * 10
-			return a.replayed(func() error { return seekErr(a.replay.player.SeekPercent(pct)) })
+			return a.replayed(func(p *replay.Player) error { return seekErr(p.SeekPercent(pct)) })
 		}),
-		on(keys("home"), "Home", "the start", replaySeek(func(a *App) (bool, error) { return a.replay.player.Seek(0) })),
-		on(keys("end", "L"), "End / L", "the end", replaySeek(func(a *App) (bool, error) { return a.replay.player.Seek(a.replay.player.Len()) })),
+		on(keys("home"), "Home", "the start", replaySeek(func(p *replay.Player) (bool, error) { return p.Seek(0) })),
+		on(keys("end", "L"), "End / L", "the end", replaySeek(func(p *replay.Player) (bool, error) { return p.Seek(p.Len()) })),
 		on(keys("e"), "e / E", "next / previous failed step", just(func(a *App) { a.failedBy(1) })),
 		also(keys("E"), just(func(a *App) { a.failedBy(-1) })),
 	}},
@@ -174,18 +176,28 @@ var replayKeys = keyMap{name: "replay", mouse: [][2]string{
 	{title: "", keys: []binding{helpKey, quitKey}},
 }}
 
-// computerSpeed is the replay's speed as the replay bar says it.
-func computerSpeed(a *App) string { return computer.SpeedText(a.replay.player.Speed()) }
-
 // replayAct runs a player action as a key's action.
-func replayAct(act func(a *App) error) func(*App, tea.KeyPressMsg) tea.Cmd {
-	return func(a *App, _ tea.KeyPressMsg) tea.Cmd { return a.replayed(func() error { return act(a) }) }
+func replayAct(act func(p *replay.Player) error) func(*App, tea.KeyPressMsg) tea.Cmd {
+	return func(a *App, _ tea.KeyPressMsg) tea.Cmd { return a.replayed(act) }
 }
 
 // replaySeek runs a player seek as a key's action.
-func replaySeek(seek func(a *App) (bool, error)) func(*App, tea.KeyPressMsg) tea.Cmd {
+func replaySeek(seek func(p *replay.Player) (bool, error)) func(*App, tea.KeyPressMsg) tea.Cmd {
 	return func(a *App, _ tea.KeyPressMsg) tea.Cmd {
-		return a.replayed(func() error { return seekErr(seek(a)) })
+		return a.replayed(func(p *replay.Player) error { return seekErr(seek(p)) })
+	}
+}
+
+// replaySpeed changes the player's speed and shows the new one in the
+// replay bar for a moment.
+func replaySpeed(change func(p *replay.Player)) func(*App, tea.KeyPressMsg) tea.Cmd {
+	return func(a *App, _ tea.KeyPressMsg) tea.Cmd {
+		r, ok := a.mode.(*replayMode)
+		if !ok {
+			return nil
+		}
+		change(r.player)
+		return r.flash(computer.SpeedText(r.player.Speed()))
 	}
 }
 
@@ -236,11 +248,12 @@ var sessionKeys = func() keyMap {
 	}
 	return keyMap{name: "session", mouse: mouseHelp, groups: groups,
 		typing: func(a *App, k tea.KeyPressMsg) tea.Cmd {
-			if a.focus != focusPrompt {
+			g, ok := a.mode.(*sessionMode)
+			if !ok || a.focus != focusPrompt {
 				return nil
 			}
 			var c tea.Cmd
-			a.session.input, c = a.session.input.Update(k)
+			g.input, c = g.input.Update(k)
 			return c
 		}}
 }()
@@ -313,13 +326,13 @@ var listKeys = keyMap{name: "thread list", mouse: [][2]string{{"click", "opens a
 	{title: "Thread list", keys: []binding{
 		on(keys("up", "k"), "↑/↓ j/k", "choose a thread", just(func(a *App) { a.listMove(-1) })).inFooter("↑/↓", "choose"),
 		also(keys("down", "j"), just(func(a *App) { a.listMove(1) })),
-		on(keys("pgup"), "PgUp/PgDn", "a page up / down", just(func(a *App) { a.listMove(-a.threads.list.PageSize()) })),
-		also(keys("pgdown"), just(func(a *App) { a.listMove(a.threads.list.PageSize()) })),
+		on(keys("pgup"), "PgUp/PgDn", "a page up / down", just(func(a *App) { a.listMove(-a.listPage()) })),
+		also(keys("pgdown"), just(func(a *App) { a.listMove(a.listPage()) })),
 		on(keys("home", "g"), "Home/End g/G", "first / last thread", just(func(a *App) { a.listMove(-1 << 30) })),
 		also(keys("end", "G"), just(func(a *App) { a.listMove(1 << 30) })),
 		on(keys("enter", "right", "l"), "Enter → l", "open the thread", just((*App).openListed)).inFooter("Enter", "open"),
 		on(keys("esc"), "esc", "back to the thread shown last", just((*App).backFromList)),
-		on(keys("F"), "F", "follow the newest active thread", just(func(a *App) { a.threads.follow = !a.threads.follow })).inFooter("F", "follow newest"),
+		on(keys("F"), "F", "follow the newest active thread", just((*App).toggleFollow)).inFooter("F", "follow newest"),
 	}},
 	{title: "", keys: []binding{helpKey, quitKey}},
 }}
