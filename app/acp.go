@@ -345,7 +345,7 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 		appOpts.ReadBack, appOpts.ReadItems = readBack(opts, file), readItems(opts, file)
 	}
 	app := tui.NewAgentApp(fold.New(fo), recs, ctl, appOpts)
-	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
+	prog := newProgram(app, opts, tea.WithContext(ctx))
 	ctl.prog = prog
 	close(progReady)
 	go prog.Send(tea.RequestBackgroundColor())

@@ -299,7 +299,7 @@ func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start st
 // the index of a big log (rest, when not nil) in the background meanwhile.
 func runPlayer(ctx context.Context, opts *Options, title string, p *replay.Player, rest *indexing) error {
 	app := tui.NewReplayApp(p, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title})
-	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
+	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	if rest != nil {
 		ictx, cancel := context.WithCancel(ctx)

@@ -69,7 +69,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 	file := func(source string) string { return fileOf(opts, source, folder) }
 	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
 		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file), Keep: resume.keeper(opts, fo)})
-	prog := tea.NewProgram(app, tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout), tea.WithContext(ctx))
+	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {
 		for s := range status {

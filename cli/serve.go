@@ -71,6 +71,7 @@ Logins, refusals and sessions are logged to standard error.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			cfg.Log = opts.Stderr
+			cfg.Crashes = app.CrashReporter(opts.CacheDir)
 			return app.BadInput(serve.Run(ctx, cfg, func() (serve.Show, error) {
 				return serve.OpenShow(ctx, opts, args, so)
 			}))

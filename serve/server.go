@@ -12,6 +12,8 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/agentwatch/agentwatch/tui"
 )
 
 // Defaults of the server's limits.
@@ -40,6 +42,10 @@ type Config struct {
 	IdleTimeout time.Duration
 	// Log is where connections are logged, a line each.
 	Log io.Writer
+	// Crashes keeps a viewer's crash (a bug in its screen, which the
+	// viewer is shown and no other viewer meets) and says where; nil
+	// keeps it only in the log.
+	Crashes func(tui.Crash) string
 }
 
 // Server is an SSH server that gives every viewer a screen of its own onto
