@@ -19,7 +19,7 @@ var (
 )
 
 // agentwatchBinary builds the command once per test binary.
-func agentwatchBinary(b *testing.B) string {
+func agentwatchBinary(b testing.TB) string {
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "agentwatch-bench")
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 // person runs it, with a terminal emulator drawing what it writes: the
 // screen a benchmark reads.
 type screenProc struct {
-	b     *testing.B
+	b     testing.TB
 	cmd   *exec.Cmd
 	tty   *os.File
 	start time.Time
@@ -31,7 +31,7 @@ type screenProc struct {
 
 // startScreen runs bin with args in dir, in a w×h terminal, with cache
 // as its XDG_CACHE_HOME.
-func startScreen(b *testing.B, bin, dir, cache string, w, h int, args ...string) *screenProc {
+func startScreen(b testing.TB, bin, dir, cache string, w, h int, args ...string) *screenProc {
 	b.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir

@@ -8,8 +8,9 @@
 # ACP agent driven live (prompt, permission dialog); a 50 MB message and
 # 100,000 tool calls that q quits within a second; a long log scrolled back
 # to its start, read back from the file, and opened again where it was
-# left; fails on any panic
-# output. Run from anywhere: scripts/smoke-tui.sh
+# left; random keys and mouse in every mode (the monkey, with a printed
+# seed); fails on any panic or crash page.
+# Run from anywhere: scripts/smoke-tui.sh (SMOKE_SEED=N repeats a monkey)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -290,6 +291,73 @@ tmux send-keys -t "$session" Escape # leave the prompt line
 sleep 0.5 # an esc followed at once by q reads as alt+q
 quit
 grep -q '"dir":"recv"' "$work/acp.jsonl" || { echo "smoke: the ACP recording is empty" >&2; exit 1; }
+
+# The monkey: random keys, clicks, releases, drags, wheels, pastes and
+# resizes in every mode (review, replay, tail, the thread list, a folder,
+# a live agent). None may end the program or show the crash page. The seed
+# is printed; SMOKE_SEED=N reruns the same inputs.
+seed=${SMOKE_SEED:-$((RANDOM * 32768 + RANDOM))}
+echo "smoke: monkey seed $seed"
+monkey() { # monkey N: N random inputs to the program in the session
+	local keys=(Left Right Up Down Home End PPage NPage Tab BTab Enter Escape BSpace Space C-u C-d)
+	local text='abcdefghijklmnoprstuvwxyzAEGLNY0123456789/?{}[].,+-_=!'
+	local i x y w=160 h=48 seq
+	for ((i = 0; i < $1; i++)); do
+		x=$((RANDOM % (w + 2))) y=$((RANDOM % (h + 2)))
+		case $((RANDOM % 12)) in
+		0 | 1 | 2) tmux send-keys -t "$session" "${keys[RANDOM % ${#keys[@]}]}" ;;
+		3 | 4 | 5) tmux send-keys -t "$session" -l "${text:RANDOM%${#text}:1}" ;;
+		6) tmux send-keys -t "$session" -l $'\e'"[<$((RANDOM % 3));$x;${y}M" ;;
+		7) tmux send-keys -t "$session" -l $'\e'"[<$((RANDOM % 3));$x;${y}m" ;;
+		8) # a drag along a row
+			seq=$'\e'"[<0;$x;${y}M"$'\e'"[<32;$((x + 3));${y}M"$'\e'"[<32;$((x + 9));${y}M"$'\e'"[<0;$((x + 9));${y}m"
+			tmux send-keys -t "$session" -l "$seq" ;;
+		9) tmux send-keys -t "$session" -l $'\e'"[<$((64 + RANDOM % 2));$x;${y}M" ;;
+		10) tmux send-keys -t "$session" -l $'\e[200~pasted text\n'"$RANDOM"$'\e[201~' ;;
+		11)
+			w=$((10 + RANDOM % 200)) h=$((3 + RANDOM % 60))
+			tmux resize-window -t "$session" -x "$w" -y "$h" ;;
+		esac
+		if ((i % 40 == 0)); then
+			sleep 0.05
+			tmux has-session -t "$session" 2>/dev/null || fail "monkey seed $seed: input $i ended the program"
+			screen | grep -qF "something went wrong" && fail "monkey seed $seed: the screen crashed by input $i"
+		fi
+	done
+	sleep 0.3
+	tmux has-session -t "$session" 2>/dev/null || fail "monkey seed $seed: the inputs ended the program"
+	screen | grep -qF "something went wrong" && fail "monkey seed $seed: the screen crashed"
+	tmux send-keys -t "$session" C-c
+	ended_within 5 || fail "monkey seed $seed: ctrl+c did not quit"
+}
+RANDOM=$seed
+run 160x48 assets/demo.jsonl
+expect "step 30 of 30"
+monkey 400
+run 160x48 replay --speed 16
+expect "16×" 10
+monkey 400
+: >"$log"
+run 160x48 tail "$log"
+expect "waiting for the agent" 10
+(tail -n +1 assets/demo.jsonl | while IFS= read -r line; do printf '%s\n' "$line" >>"$log"; sleep 0.01; done) &
+monkey 400
+wait
+run 160x48 "$threads"
+expect "threads · 3"
+monkey 400
+run 160x48 "$work/runs"
+expect "threads · 3" 10
+monkey 300
+run 160x48 acp --cwd "$work/project" --stderr-log "$work/agent.log" -- "$work/fixture-agent"
+expect "ask the agent" 10
+tmux send-keys -t "$session" "all" Enter
+monkey 400
+if [ -n "$(ls -A "$work/cache/agentwatch/crashes" 2>/dev/null)" ]; then
+	echo "smoke: a screen crashed:" >&2
+	cat "$work/cache/agentwatch/crashes/"* >&2
+	exit 1
+fi
 
 if grep -q -e "panic" -e "goroutine " "$work/stderr"; then
 	echo "smoke: the program panicked:" >&2

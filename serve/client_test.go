@@ -77,17 +77,23 @@ func startServer(t testing.TB, args []string, so ShowOptions, cfg Config) *testS
 // it serves.
 func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, set func(*Server)) *testServer {
 	t.Helper()
-	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncBuffer{}}
-	keys := filepath.Join(ts.dir, "authorized_keys")
-	line := gossh.MarshalAuthorizedKey(ts.allowed.PublicKey())
-	if err := os.WriteFile(keys, append([]byte("# viewers\n"), line...), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	opts := &app.Options{Layout: "auto", Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
 	show, err := OpenShow(ctx, opts, args, so)
 	if err != nil {
+		t.Fatal(err)
+	}
+	return startShow(t, show, cfg, set)
+}
+
+// startShow serves show on 127.0.0.1:0, as startServerWith does.
+func startShow(t testing.TB, show Show, cfg Config, set func(*Server)) *testServer {
+	t.Helper()
+	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncBuffer{}}
+	keys := filepath.Join(ts.dir, "authorized_keys")
+	line := gossh.MarshalAuthorizedKey(ts.allowed.PublicKey())
+	if err := os.WriteFile(keys, append([]byte("# viewers\n"), line...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Listen = "127.0.0.1:0"
