@@ -222,6 +222,13 @@ type tailer struct {
 	more bool
 	// size is the file's size when last looked at (for progress).
 	size int64
+	// held is how many bytes the file had when the tail first found it
+	// there (0 when it came later, or after a restart): a record read
+	// from them without a time of its own was written before anyone
+	// watched, so its arrival says nothing of when it happened and it
+	// gets no time; one appended later gets its arrival time.
+	held   int64
+	opened bool
 
 	seq     uint64
 	pending []model.Record
@@ -257,6 +264,7 @@ type tailBatch struct {
 // startOver cuts the batch at a restart of the file: what was read before
 // goes first, then the restart, then what the new content brings.
 func (t *tailer) startOver() {
+	t.held = 0
 	if len(t.pending) > 0 {
 		t.ready = append(t.ready, tailBatch{recs: t.pending, end: t.end})
 		t.pending = nil

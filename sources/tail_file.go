@@ -107,7 +107,11 @@ func (t *tailer) open(rotated bool) {
 	t.f = f
 	if st, err := f.Stat(); err == nil {
 		t.size = st.Size()
+		if !t.opened && !t.waiting && !rotated {
+			t.held = st.Size()
+		}
 	}
+	t.opened = true
 	t.restart()
 	if rotated || t.gone {
 		t.startOver()

@@ -246,7 +246,7 @@ func (t *tailer) value(raw []byte, at int64) {
 	if ts, ok := agui.Time(rec.Event); ok {
 		rec.At = ts
 	} else {
-		rec.At = time.Now()
+		rec.At = t.arrived(at)
 	}
 	t.pending = append(t.pending, rec)
 }
@@ -258,6 +258,15 @@ func (t *tailer) bad(reason string, at int64) {
 	if t.format == tailACP {
 		proto = model.ProtoACP
 	}
-	t.pending = append(t.pending, model.Record{Seq: t.seq, Proto: proto, At: time.Now(),
+	t.pending = append(t.pending, model.Record{Seq: t.seq, Proto: proto, At: t.arrived(at),
 		Event: &model.Unreadable{Reason: reason, Offset: at}})
+}
+
+// arrived is the time of a record without one of its own that starts at
+// offset at: now, unless the file held it when the tail found it (held).
+func (t *tailer) arrived(at int64) time.Time {
+	if at < t.held {
+		return time.Time{}
+	}
+	return time.Now()
 }
