@@ -26,7 +26,6 @@ func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectO
 	defer closeBody()
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
-	status <- "● LIVE"
 	recs := make(chan model.Batch, streamRoom)
 	ended := make(chan error, 1)
 	go func() {
@@ -43,8 +42,6 @@ func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectO
 		err := wait()
 		if err != nil {
 			status <- "connection lost: " + err.Error()
-		} else {
-			status <- "stream ended"
 		}
 		ended <- err
 	}()

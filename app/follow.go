@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/agentwatch/agentwatch/sources"
 )
@@ -45,17 +46,15 @@ func tailStatuses(events <-chan sources.TailEvent) <-chan string {
 	return status
 }
 
-// tailStatus says a tail event in the words of the title bar.
+// tailStatus says a tail event in the words of the title bar: only that
+// the file is not there yet. Whether the file is live is the screen's to
+// say, from what it holds; that it started over, too, from the batch that
+// says so (model.Batch.Restart), until content comes after it.
 func tailStatus(ev sources.TailEvent) string {
-	switch ev {
-	case sources.TailWaiting:
-		return "waiting for data"
-	case sources.TailTruncated:
-		return "file truncated, restarted"
-	case sources.TailRotated:
-		return "file replaced, reopened"
+	if ev == sources.TailWaiting {
+		return "waiting for the file"
 	}
-	return "● LIVE"
+	return ""
 }
 
 // FollowFolder shows every log in a folder (or matching a glob) and what
@@ -84,10 +83,6 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 				skipped++
 			case ev.Err != nil:
 				note = "cannot list: " + ev.Err.Error()
-			case ev.Event == sources.TailTruncated:
-				note = filepath.Base(ev.Path) + " truncated, restarted"
-			case ev.Event == sources.TailRotated:
-				note = filepath.Base(ev.Path) + " replaced, reopened"
 			}
 		}
 		// A folder of a thousand logs starts with a thousand events: what
@@ -106,7 +101,7 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 					break more
 				}
 			}
-			text := fmt.Sprintf("● LIVE · %d logs", followed)
+			text := plural(followed, "log")
 			if skipped > 0 {
 				text += fmt.Sprintf(" · %d skipped", skipped)
 			}
@@ -134,4 +129,12 @@ func folderSize(pattern string) int64 {
 		}
 	}
 	return n
+}
+
+// plural is "1 log", "12 logs".
+func plural(n int, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + one + "s"
 }

@@ -102,7 +102,7 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 			}
 		}()
 	}
-	status <- "● LIVE · waiting for telemetry"
+	status <- "waiting for telemetry"
 	requests := 0
 	for {
 		var a otlp.Arrival
@@ -129,7 +129,7 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 		}
 		requests++
 		select {
-		case status <- fmt.Sprintf("● LIVE · %d requests", requests):
+		case status <- plural(requests, "request"):
 		default:
 		}
 		recs := tr.Flush()

@@ -56,8 +56,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		st.Batches, st.Status = wholeStream(src)
 	case KindStdin:
 		batches, _ := sources.Batches(ctx, sources.NewReader(opts.Stdin), 512)
-		lines, status := oneStream(ctx, src.Name(), batches)
-		st.Batches, st.Status = liveOTLP(ctx, opts, lines), status
+		st.Batches = liveOTLP(ctx, opts, oneSource(ctx, src.Name(), batches))
 	case KindURL:
 		r, closeBody, err := sources.Connect(ctx, src.Arg, co)
 		if err != nil {
@@ -87,7 +86,6 @@ func wholeStream(src *Source) (<-chan model.Batch, <-chan string) {
 func connected(ctx context.Context, url string, r *sources.Reader, closeBody func() error) (<-chan model.Batch, <-chan string) {
 	batches, wait := sources.Batches(ctx, r, 512)
 	status := make(chan string, 2)
-	status <- "● LIVE"
 	out := make(chan model.Batch, streamRoom)
 	go func() {
 		defer closeBody()
@@ -102,8 +100,6 @@ func connected(ctx context.Context, url string, r *sources.Reader, closeBody fun
 		}
 		if err := wait(); err != nil {
 			status <- "connection lost: " + err.Error()
-		} else {
-			status <- "stream ended"
 		}
 	}()
 	return out, status

@@ -79,6 +79,5 @@ func View(opts *Options, src *Source) error {
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
-	recs, status := oneStream(ctx, src.Name(), batches)
-	return Watch(ctx, opts, src.Name(), liveOTLP(ctx, opts, recs), status)
+	return Watch(ctx, opts, src.Name(), liveOTLP(ctx, opts, oneSource(ctx, src.Name(), batches)), nil)
 }

@@ -181,21 +181,12 @@ func fileOf(opts *Options, source string, folder bool) string {
 }
 
 // oneSource turns a single source's record batches into Batches, until
-// recs closes or ctx ends.
+// recs closes or ctx ends; the batches close with it, which is how the
+// screen knows a stream (standard input) ended.
 func oneSource(ctx context.Context, name string, recs <-chan []model.Record) <-chan model.Batch {
-	out, _ := oneStream(ctx, name, recs)
-	return out
-}
-
-// oneStream is oneSource for a stream that ends (standard input): its
-// status says "stream ended" once the records have, so the title bar says
-// that nothing more will come.
-func oneStream(ctx context.Context, name string, recs <-chan []model.Record) (<-chan model.Batch, <-chan string) {
-	status := make(chan string, 1)
 	out := make(chan model.Batch, streamRoom)
 	go func() {
 		defer close(out)
-		defer close(status)
 		for b := range recs {
 			select {
 			case out <- model.Batch{Source: name, Records: b}:
@@ -203,7 +194,6 @@ func oneStream(ctx context.Context, name string, recs <-chan []model.Record) (<-
 				return
 			}
 		}
-		status <- "stream ended"
 	}()
-	return out, status
+	return out
 }

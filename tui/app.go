@@ -143,8 +143,18 @@ type App struct {
 	search searchState
 	note   string
 
-	// heard is when the live source last sent records (app_quiet.go).
+	// heard is the time of the source's last event, as far as it is known
+	// (app_state.go).
 	heard time.Time
+	// restarts are the files that started over, while the title says so
+	// (app_restart.go).
+	restarts map[string]*restartNote
+	// interrupted are the steps of fold of, as an ended source leaves
+	// them (allSteps).
+	interrupted struct {
+		steps []*model.Step
+		of    *fold.Fold
+	}
 	// progress is how far each file source has been read (app_progress.go).
 	progress map[string]readProgress
 	// folded is how far the threads have folded each file source
@@ -183,8 +193,9 @@ type recordsDoneMsg struct{}
 type playTickMsg struct{ gen int }
 
 // SourceStatusMsg tells the screen how its source is doing, in a few words
-// shown in the transcript's title bar: "● LIVE", "waiting for data",
-// "stream ended", "file truncated, restarted", "connection lost: …".
+// shown in the transcript's title bar: "waiting for the file", "12 logs",
+// "connection lost: …". Whether it is live is not among them: the screen
+// decides that from the source and the fold (app_state.go).
 type SourceStatusMsg string
 
 // NewApp shows records arriving on recs (a batch per receive; the channel
@@ -311,6 +322,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case quietTickMsg:
 		a.keepFolded() // a log that grew, then went quiet
+		a.dropRestarts()
 		return a, a.pump()
 	case readBackMsg:
 		a.onReadBack(msg)
@@ -330,7 +342,6 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.refresh()
 		return a, a.then(rest, rest != nil)
 	case batchesMsg:
-		a.heard = a.now()
 		now, rest := cutBatches(msg, foldSlice)
 		a.onBatches(now)
 		return a, a.then(rest, rest != nil)
@@ -340,6 +351,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if tv, ok := a.mode.(*threadsView); ok {
 			a.refreshList(tv)
 		}
+		a.refresh() // what the source left open shows interrupted
 		return a, nil
 	case searchTickMsg:
 		a.onSearchTick(msg)

@@ -46,11 +46,8 @@ type sessionMode struct {
 	cancelling bool
 	last       string // how the last turn ended
 	perms      []PermissionMsg
-	// exited is set once the agent's connection ended; shown are the
-	// steps as the screen then shows them, made from shownFrom's.
-	exited    bool
-	shown     []*model.Step
-	shownFrom *fold.Fold
+	// exited is set once the agent's connection ended.
+	exited bool
 	// thread is the session as a thread of its recording (recordedSession).
 	thread *fold.Thread
 }
@@ -291,30 +288,31 @@ func (a *App) sessionEsc() {
 	a.clearOrBack()
 }
 
-// allSteps are the fold's steps as the screen shows them. Once a live
-// agent has exited, the steps it left open read "interrupted": nothing
-// will finish them. Only the screen says so; the fold, and the recording
-// it was made from, keep them as they were.
+// allSteps are the fold's steps as the screen shows them. Once the source
+// has ended (a stream closed, a live agent exited), the steps it left open
+// read "interrupted": nothing will finish them. Only the screen says so;
+// the fold, and the recording it was made from, keep them as they were. A
+// replay is not an ended source: its player brings the rest.
 func (a *App) allSteps() []*model.Step {
 	steps := a.stepsOf(a.fold)
-	g, ok := a.mode.(*sessionMode)
-	if !ok || !g.exited {
+	if !a.done || a.modeIs(modeReplay) {
 		return steps
 	}
-	if g.shown != nil && len(g.shown) == len(steps) && g.shownFrom == a.fold {
-		return g.shown
+	c := &a.interrupted
+	if c.steps != nil && len(c.steps) == len(steps) && c.of == a.fold {
+		return c.steps
 	}
-	g.shown, g.shownFrom = make([]*model.Step, len(steps)), a.fold
+	c.steps, c.of = make([]*model.Step, len(steps)), a.fold
 	for i, s := range steps {
-		if s.Status.Done() {
-			g.shown[i] = s
+		if s == nil || s.Status.Done() {
+			c.steps[i] = s
 			continue
 		}
-		c := *s
-		c.Status = model.StatusInterrupted
-		g.shown[i] = &c
+		cp := *s
+		cp.Status = model.StatusInterrupted
+		c.steps[i] = &cp
 	}
-	return g.shown
+	return c.steps
 }
 
 // agentExited notes that the live agent's connection ended: what it left

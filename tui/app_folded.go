@@ -58,7 +58,7 @@ func (a *App) takeUp(ts *fold.Threads) {
 		return
 	}
 	tv.set = ts
-	a.afterThreads(tv, nil)
+	a.afterThreads(tv, nil, nil)
 }
 
 // Threads is the fold the screen shows: for keeping where it left off,

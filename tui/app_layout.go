@@ -83,14 +83,11 @@ func (a *App) transcriptPane(r rect) []string {
 	if t := a.threadTitle(); t != "" {
 		title += " · " + t
 	}
-	if a.sourceStatus != "" {
-		title += " · " + a.sourceStatus
+	word := ""
+	if a.hidePanel {
+		word, _ = a.state().mark() // else the panel's header says it
 	}
-	if rd := a.readingNote(); rd != "" {
-		title += " · " + rd
-	} else if q := a.quiet(); q != "" {
-		title += " · " + q
-	}
+	title += a.titleNotes(word)
 	if d := a.droppedNote(); d != "" {
 		title += " · " + d
 	}
@@ -99,6 +96,7 @@ func (a *App) transcriptPane(r rect) []string {
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
 	a.geo.transcript = body
 	a.transcript.SetSize(body.w, body.h)
+	a.transcript.SetSourceLive(a.state() == wordLive)
 	a.transcript.SetMark(a.selected)
 	a.transcript.SetCursorShown(a.focus == focusTranscript)
 	for _, l := range a.transcript.View() {
@@ -193,7 +191,11 @@ func (a *App) panelPane(r rect) []string {
 	if a.modeIs(modeReplay) {
 		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
 	}
-	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: a.playing, Live: a.live(), Watching: a.watching()}, r.w)
+	playing := a.playing
+	if rp, ok := a.mode.(*replayMode); ok {
+		playing = rp.player.Playing() // the button says what a click will do to the player
+	}
+	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: playing, Live: a.live(), Watching: a.watching()}, r.w)
 	if a.done {
 		tl.HideLiveButton()
 	}
@@ -230,25 +232,20 @@ func (a *App) replayBarLine(x, y, w int) string {
 	return v.Line
 }
 
-// panelHeader is "● LIVE  " (or "⏭ Back to live  " while the input is live)
+// panelHeader is the state word ("● LIVE  ", app_state.go) — or
+// "⏭ Back to live  " while an older step is chosen and more can come —
 // and the step's row.
 func (a *App) panelHeader(s *model.Step, body rect) string {
-	prefix, mark, cells := "", "", 0
-	switch {
-	case a.live():
-		mark, prefix = appLiveMark, styles.Live+appLiveMark+styles.Reset+"  "
-	case a.watching():
-		mark, prefix = appWatchMark, styles.Faint+appWatchMark+styles.Reset+"  "
-	case !a.done:
-		mark, prefix = appBackMark, styles.Attention+appBackMark+styles.Reset+"  "
+	mark, sgr := a.state().mark()
+	if !a.following && a.sourceOpen() {
+		mark, sgr = appBackMark, styles.Attention
 	}
-	if mark != "" {
-		cells = ansi.StringWidth(mark) + 2
-		if cells >= body.w {
-			return render.Pad(prefix, body.w)
-		}
-		a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
+	prefix, cells := sgr+mark+styles.Reset+"  ", 0
+	cells = ansi.StringWidth(mark) + 2
+	if cells >= body.w {
+		return render.Pad(ansi.Truncate(prefix, body.w, ""), body.w)
 	}
+	a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
 	return render.Pad(prefix+render.StepRow(s, body.w-cells), body.w)
 }
 

@@ -25,7 +25,11 @@ func (a *App) noteProgress(b model.Batch) {
 	if a.progress == nil {
 		a.progress = map[string]readProgress{}
 	}
-	a.progress[b.Source] = readProgress{read: b.Read, size: b.Size}
+	read := b.Read
+	if p, ok := a.progress[b.Source]; ok && !b.Restart && read < p.read {
+		read = p.read // the first part of a batch cut in slices (cutBatches)
+	}
+	a.progress[b.Source] = readProgress{read: read, size: b.Size}
 }
 
 // reading returns the bytes read and the bytes there are, over the

@@ -22,28 +22,34 @@ const (
 type quietTickMsg struct{}
 
 // quietWake is how long the pump waits for records before it wakes the
-// screen to redraw the quiet time: until the source has been quiet for
-// quietAfter, then every quietTick. 0 (no wake) before anything arrived
-// and for a replay.
+// screen to redraw what time alone changes: the quiet time, and a note of
+// a file that started over (app_restart.go). 0 is no wake.
 func (a *App) quietWake() time.Duration {
-	if a.modeIs(modeReplay) || a.heard.IsZero() {
-		return 0
+	w, r := a.quietRedraw(), a.restartWake()
+	if r > 0 && (w == 0 || r < w) {
+		w = r
 	}
-	if d := quietAfter - a.now().Sub(a.heard); d > 0 {
-		return d
-	}
-	return quietTick
+	return w
 }
 
-// quiet is the title bar's note on a live source that has sent nothing for
-// quietAfter or more ("" otherwise).
-func (a *App) quiet() string {
-	if a.done || a.heard.IsZero() {
-		return ""
+// quietRedraw is how long until the quiet time says other words: until the
+// source has been quiet for quietAfter, then until the words change (each
+// second, then each minute, then each hour). 0 when the last event is not
+// known, when the source has ended, and for a replay.
+func (a *App) quietRedraw() time.Duration {
+	if a.modeIs(modeReplay) || a.heard.IsZero() || !a.sourceOpen() {
+		return 0
 	}
 	d := a.now().Sub(a.heard)
 	if d < quietAfter {
-		return ""
+		return quietAfter - d
 	}
-	return "quiet " + d.Truncate(time.Second).String()
+	step := quietTick
+	switch {
+	case d >= 48*time.Hour:
+		step = time.Hour
+	case d >= time.Minute:
+		step = time.Minute
+	}
+	return step - d%step
 }

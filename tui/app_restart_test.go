@@ -3,42 +3,46 @@ package tui
 import (
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
+	"time"
 
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// A source that starts over (a tailed file truncated and written again)
-// takes its old items off the screen: the thread on screen shows only the
-// new content, in a fresh fold, with no problem about another thread.
-func TestThreadsAppRestart(t *testing.T) {
-	batch := func(restart bool, lines ...string) model.Batch {
-		recs := readLog(t, []byte(strings.Join(lines, "\n")+"\n"))
-		if len(lines) == 0 {
-			recs = nil
-		}
-		return model.Batch{Source: "run.jsonl", Records: recs, Restart: restart}
+// A file that started over is told in the title bar until content came
+// after it, and for restartNoteFor at least; then the title drops it.
+func TestRestartNoteGoesWithNewContent(t *testing.T) {
+	recs := demoRecords(t)
+	now := recs[len(recs)-1].At
+	d := newThreadsApp(t, 160, 48, AppOptions{Title: "run", Layout: LayoutSheet, Now: func() time.Time { return now }},
+		model.Batch{Source: "logs/run.jsonl", Records: recs[:100], Read: 10, Size: 10})
+	const note = "run.jsonl started over (cut or replaced)"
+	if strings.Contains(titleBar(d.App), note) {
+		t.Fatalf("title bar %q before any restart", titleBar(d.App))
 	}
-	d := newThreadsApp(t, 120, 30, AppOptions{}, batch(false,
-		`{"type":"RUN_STARTED","threadId":"t","runId":"old1"}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","metadata":{"category":"execute","location":"make old"}}`,
-	))
-	if s := ansi.Strip(d.screen(t)); !strings.Contains(s, "make old") {
-		t.Fatalf("before the restart the screen lacks the old step:\n%s", s)
+	d.feed(t, model.Batch{Source: "logs/run.jsonl", Restart: true})
+	if !strings.Contains(titleBar(d.App), note) {
+		t.Fatalf("title bar %q after the restart", titleBar(d.App))
 	}
-	d.feed(t, batch(true), batch(false,
-		`{"type":"RUN_STARTED","threadId":"t","runId":"new1"}`,
-		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"bash","metadata":{"category":"execute","location":"make new"}}`,
-	))
-	s := ansi.Strip(d.screen(t))
-	if strings.Contains(s, "make old") || !strings.Contains(s, "make new") {
-		t.Fatalf("after the restart the screen is:\n%s", s)
+	// Minutes pass without new content: the note stays.
+	now = now.Add(10 * time.Minute)
+	d.Update(quietTickMsg{})
+	if !strings.Contains(titleBar(d.App), note) {
+		t.Fatalf("title bar %q: the note went before new content came", titleBar(d.App))
 	}
-	if n := d.tv().set.Len(); n != 1 {
-		t.Fatalf("%d threads after the restart, want 1", n)
+	// New content: the note goes.
+	d.feed(t, model.Batch{Source: "logs/run.jsonl", Records: recs[:50], Read: 5, Size: 10})
+	if top := titleBar(d.App); strings.Contains(top, "started over") {
+		t.Fatalf("title bar %q after new content", top)
 	}
-	if f := d.fold; len(f.Steps()) != 1 || len(f.Diagnostics()) != 0 || len(f.Runs()) != 1 || f.Runs()[0].RunID != "new1" {
-		t.Fatalf("the fold on screen: %d steps, %d runs, diagnostics %v", len(f.Steps()), len(f.Runs()), f.Diagnostics())
+
+	// Cut and written again at once: told for restartNoteFor, then not.
+	d.feed(t, model.Batch{Source: "logs/run.jsonl", Restart: true}, model.Batch{Source: "logs/run.jsonl", Records: recs[:60], Read: 6, Size: 10})
+	if !strings.Contains(titleBar(d.App), note) {
+		t.Fatalf("title bar %q right after a restart with content", titleBar(d.App))
+	}
+	now = now.Add(restartNoteFor)
+	d.Update(quietTickMsg{})
+	if top := titleBar(d.App); strings.Contains(top, "started over") {
+		t.Fatalf("title bar %q %v after the restart", top, restartNoteFor)
 	}
 }

@@ -133,33 +133,12 @@ func (a *App) refresh() {
 }
 
 // live reports whether the panel shows ● LIVE: the newest step is
-// selected, records can still arrive, and a run is open (or the source
-// has no runs to tell by).
-func (a *App) live() bool { return a.following && !a.done && a.runOpen() }
+// selected and the thread is live (app_state.go).
+func (a *App) live() bool { return a.following && a.state() == wordLive }
 
-// watching reports whether the newest step is selected and records can
-// still arrive while every run has finished: a followed file whose agent
-// is done says it watches for more, not that it is live.
-func (a *App) watching() bool { return a.following && !a.done && !a.runOpen() }
-
-// runOpen reports whether a run of the thread on screen is still open. A
-// live agent session and a replay count as open; so does a source that has
-// no runs at all, as nothing says it ended.
-func (a *App) runOpen() bool {
-	if a.modeIs(modeSession) || a.modeIs(modeReplay) {
-		return true
-	}
-	runs := a.fold.Runs()
-	if len(runs) == 0 {
-		return true
-	}
-	for i := len(runs) - 1; i >= 0; i-- {
-		if !runs[i].Status.Done() {
-			return true
-		}
-	}
-	return false
-}
+// watching reports whether the newest step is selected and the source is
+// followed with nothing open: a finished log watched in case it grows.
+func (a *App) watching() bool { return a.following && a.state() == wordWatching }
 
 // selectStep selects step i (clamped) and stops following, as choosing any
 // step by hand does; the transcript scrolls to the step's row and marks it.

@@ -38,7 +38,9 @@ func cutBatches(msg batchesMsg, max int) (now, rest batchesMsg) {
 		}
 		k := max - n
 		head, tail := b, b
-		head.Records, head.Read, head.Size, head.End = b.Records[:k], 0, 0, 0
+		// The head is not read to where the batch says (Read, End): the
+		// tail is. Its Size still says the source is a file.
+		head.Records, head.Read, head.End = b.Records[:k], 0, 0
 		tail.Records, tail.Restart = b.Records[k:], false
 		now = append(append(batchesMsg{}, msg[:i]...), head)
 		rest = append(batchesMsg{tail}, msg[i+1:]...)

@@ -755,9 +755,9 @@ func TestAppCardClickOpensComputer(t *testing.T) {
 // The source's status shows in the transcript's title bar, made safe.
 func TestAppSourceStatus(t *testing.T) {
 	d := newDemoApp(t, 120, 40, false, AppOptions{Title: "run.jsonl"})
-	d.Update(SourceStatusMsg("file truncated, restarted\x1b]0;x\x07"))
+	d.Update(SourceStatusMsg("3 requests\x1b]0;x\x07"))
 	top := ansi.Strip(strings.Split(d.View().Content, "\n")[0])
-	if !strings.Contains(top, "run.jsonl · file truncated, restarted") || strings.Contains(top, "\x1b]") {
+	if !strings.Contains(top, "run.jsonl · 3 requests") || strings.Contains(top, "\x1b]") {
 		t.Fatalf("title bar %q", top)
 	}
 }

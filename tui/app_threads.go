@@ -27,6 +27,11 @@ const (
 	// activeFor is how long after its last records a thread counts as
 	// active (its live mark in the list) while the source is live.
 	activeFor = 10 * time.Second
+	// openingFor is how long after its first records a source is still
+	// being opened: the screen shows the list or the thread as the
+	// threads found by then say. A thread that appears later never takes
+	// the screen from the one a person reads.
+	openingFor = time.Second
 )
 
 // threadsView is the App's state for a source of many threads.
@@ -51,8 +56,11 @@ type threadsView struct {
 	moved bool
 	// order is the list's threads, newest activity first, as last drawn.
 	order []*fold.Thread
-	// marked are threads that became active while another was on screen.
+	// marked are threads that appeared or became active while another
+	// was on screen.
 	marked map[*fold.Thread]bool
+	// firstAt is when the first records arrived (zero before).
+	firstAt time.Time
 	// saved keeps each opened thread's screen: transcript, selection.
 	saved map[*fold.Thread]*threadScreen
 	rows  map[*fold.Thread]threadRowCache
@@ -75,6 +83,8 @@ type threadRowCache struct {
 	steps   int
 	failed  int
 	title   string
+	// open says a run of the thread is open.
+	open bool
 }
 
 // batchesMsg carries batches of several sources from the pump.
@@ -89,7 +99,7 @@ func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions
 		marked: map[*fold.Thread]bool{},
 		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.mode = tv
-	a.afterThreads(tv, nil)
+	a.afterThreads(tv, nil, nil)
 	return a
 }
 
@@ -107,28 +117,42 @@ func (a *App) onBatches(msg batchesMsg) {
 	if !ok {
 		return
 	}
-	var touched []*fold.Thread
+	a.noteRestarts(msg)
+	if tv.firstAt.IsZero() {
+		tv.firstAt = a.now()
+	}
+	var touched, fresh []*fold.Thread
 	for _, b := range msg {
+		_, known := a.progress[b.Source]
+		a.heardFrom(b.Records, known || b.Size > 0)
 		a.noteProgress(b)
 		a.noteFolded(b)
 		if b.Restart {
 			a.forget(tv, tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
 		}
+		had := tv.set.Len()
 		for _, u := range tv.set.Apply(b.Source, b.Records...) {
 			if !slices.Contains(touched, u.Thread) {
 				touched = append(touched, u.Thread)
 			}
 		}
+		if list := tv.set.List(); len(list) > had {
+			fresh = append(fresh, list[had:]...)
+		}
 	}
-	a.afterThreads(tv, touched)
+	a.afterThreads(tv, touched, fresh)
 	a.keepFolded()
 	a.shedThreads(tv, touched)
 }
 
 // afterThreads settles which thread is on screen after records arrived
-// for the touched threads, and redraws what changed.
-func (a *App) afterThreads(tv *threadsView, touched []*fold.Thread) {
+// for the touched threads (fresh: those that appeared with them), and
+// redraws what changed. While the source is being opened the screen shows
+// the list when it has several threads; after that, a thread that appears
+// or wakes up is marked, and never takes the screen from the thread a
+// person reads.
+func (a *App) afterThreads(tv *threadsView, touched, fresh []*fold.Thread) {
 	n := tv.set.Len()
 	if tv.cur == nil && n > 0 {
 		th := tv.set.List()[0]
@@ -137,13 +161,13 @@ func (a *App) afterThreads(tv *threadsView, touched []*fold.Thread) {
 		}
 		a.showThread(tv, th)
 	}
-	if !tv.chosen {
+	if !tv.chosen && a.opening(tv) {
 		tv.listing = n > 1
 	}
-	// A mark says "active while you looked at another thread": the list
-	// on screen shows every live thread already.
+	// A mark says "new or active while you looked at another thread": the
+	// list on screen shows every thread already.
 	for _, th := range touched {
-		if !tv.listing && th != tv.cur && a.active(th) {
+		if !tv.listing && th != tv.cur && (a.active(th) || slices.Contains(fresh, th)) {
 			tv.marked[th] = true
 		}
 	}
@@ -160,6 +184,16 @@ func (a *App) afterThreads(tv *threadsView, touched []*fold.Thread) {
 		a.refresh()
 	}
 	a.refreshList(tv)
+}
+
+// opening reports whether the source is still being opened: its files
+// are being read for the first time, or its first records came less than
+// openingFor ago.
+func (a *App) opening(tv *threadsView) bool {
+	if _, _, reading := a.reading(); reading {
+		return true
+	}
+	return tv.firstAt.IsZero() || a.now().Sub(tv.firstAt) < openingFor
 }
 
 // forget drops what the screen kept of threads whose source started over;
@@ -230,21 +264,14 @@ func (a *App) switchThread(tv *threadsView, th *fold.Thread) {
 // refreshList hands the threads to the list, newest activity first.
 func (a *App) refreshList(tv *threadsView) {
 	tv.order = append(tv.order[:0], tv.set.List()...)
-	slices.SortStableFunc(tv.order, func(x, y *fold.Thread) int {
-		// Newest first: by the last record's time, else by arrival
-		// order, later threads first.
-		if c := y.Last.Compare(x.Last); c != 0 {
-			return c
-		}
-		return cmp.Compare(y.LastSeq, x.LastSeq)
-	})
+	slices.SortStableFunc(tv.order, threadOrder)
 	rows := make([]threadlist.Row, len(tv.order))
 	now := a.now()
 	for i, th := range tv.order {
 		c := tv.rows[th]
 		if c.lastSeq != th.LastSeq || c.title == "" {
 			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: th.Fold.StepCount(), title: th.Title(),
-				failed: a.failedForgotten(th.Fold)}
+				failed: a.failedForgotten(th.Fold), open: anyRunOpen(th.Fold)}
 			for _, s := range th.Fold.Steps() {
 				if s.Status == model.StatusFailed {
 					c.failed++
@@ -260,6 +287,31 @@ func (a *App) refreshList(tv *threadsView) {
 	if !tv.moved {
 		tv.list.Select(0)
 	}
+}
+
+// threadOrder is the thread list's order: the newest activity first, by
+// the last record's time, then by arrival, later threads first; then the
+// threads whose time is not known (a log without timestamps, read from
+// before it was watched) in the order of their files and, in a file, of
+// their first records. Such a thread has no newest activity to sort by, and
+// the time it was read is not when it happened.
+func threadOrder(x, y *fold.Thread) int {
+	xt, yt := !x.Last.IsZero(), !y.Last.IsZero()
+	switch {
+	case xt && yt:
+		if c := y.Last.Compare(x.Last); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.LastSeq, x.LastSeq)
+	case xt:
+		return -1
+	case yt:
+		return 1
+	}
+	if c := cmp.Compare(x.Source, y.Source); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.FirstSeq, y.FirstSeq)
 }
 
 // active reports whether th is active now: the source is live and th's
@@ -319,14 +371,8 @@ func (a *App) listScreen(tv *threadsView, w, rows int) []string {
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
 	}
-	if a.sourceStatus != "" {
-		title += " · " + a.sourceStatus
-	}
-	if r := a.readingNote(); r != "" {
-		title += " · " + r
-	} else if q := a.quiet(); q != "" {
-		title += " · " + q
-	}
+	word, _ := a.listWord(tv).mark()
+	title += a.titleNotes(word)
 	if tv.follow {
 		title += " · following the newest active thread"
 	}
@@ -358,9 +404,9 @@ func (a *App) threadTitle() string {
 	if !ok || tv.cur == nil || tv.set.Len() < 2 {
 		return ""
 	}
-	s := threadName(tv.cur)
+	s := threadName(tv.cur) + " · " + strconv.Itoa(tv.set.Len()) + " threads · { }"
 	if n := len(tv.marked); n > 0 {
-		s += " · ◆ " + strconv.Itoa(n) + " more active (esc: list)"
+		s += " · ◆ " + strconv.Itoa(n) + " new or active (esc: list)"
 	}
 	if tv.follow {
 		s += " · following"

@@ -96,7 +96,7 @@ func TestThreadsAppFollow(t *testing.T) {
 		l.feedRuns(t, i, i+1)
 		l.shows(t, l.thread(t, i))
 		// Its run has finished: the panel says it watches for more.
-		if !l.following || !strings.Contains(ansi.Strip(l.screen(t)), appWatchMark) {
+		if !l.following || !strings.Contains(ansi.Strip(l.screen(t)), "◌ watching") {
 			t.Fatalf("run %d: the thread followed does not follow its newest step", i)
 		}
 	}
@@ -163,7 +163,7 @@ func TestThreadsAppMarks(t *testing.T) {
 	if !l.tv().marked[other] || len(l.tv().marked) != 1 {
 		t.Fatalf("marked %v, want only %s", l.tv().marked, other.Key())
 	}
-	if top := titleBar(l.App); !strings.Contains(top, "◆ 1 more active (esc: list)") {
+	if top := titleBar(l.App); !strings.Contains(top, "◆ 1 new or active (esc: list)") {
 		t.Fatalf("title bar %q", top)
 	}
 	l.press("esc")
@@ -214,6 +214,7 @@ func TestThreadsAppMarks(t *testing.T) {
 func TestThreadsAppListKeepsSelection(t *testing.T) {
 	l := newLiveThreads(t, 200, 50, 1)
 	l.feedRuns(t, 1, len(l.runs)-1)
+	l.press("esc", "home") // the threads came after the first was on screen: the list is asked for
 	last := l.thread(t, len(l.runs)-1)
 	k := slices.Index(l.tv().order, last)
 	if k < 1 {
@@ -239,4 +240,44 @@ func TestThreadsAppListKeepsSelection(t *testing.T) {
 	}
 	l.press("enter")
 	l.shows(t, chosen)
+}
+
+// A thread that appears once the source is open never takes the screen
+// from the thread a person reads: the screen stays, the new thread is
+// marked, and the title says how many threads there are and how to step
+// to them. While the source is being opened, several threads show the
+// list.
+func TestNewThreadNeverMovesTheScreen(t *testing.T) {
+	l := newLiveThreads(t, 200, 50, 1)
+	first := l.tv().cur
+	if l.tv().listing || first == nil {
+		t.Fatal("one thread does not open straight into it")
+	}
+	i := l.firstRunOf(t, 1, first.ID, true)
+	l.feedRuns(t, 1, i+1)
+	second := l.thread(t, i)
+	if l.tv().listing || l.tv().cur != first {
+		t.Fatalf("a new thread took the screen: listing %v, on %s", l.tv().listing, l.tv().cur.Key())
+	}
+	if !l.tv().marked[second] {
+		t.Errorf("the new thread %s is not marked", second.Key())
+	}
+	if top := titleBar(l.App); !strings.Contains(top, "2 threads · { }") || !strings.Contains(top, "◆ 1 new") {
+		t.Errorf("title bar %q", top)
+	}
+	if key := "}"; true {
+		if slices.Index(l.tv().order, second) < slices.Index(l.tv().order, first) {
+			key = "{"
+		}
+		l.press(key)
+	}
+	if l.tv().cur != second {
+		t.Errorf("} shows %s, want the new thread %s", l.tv().cur.Key(), second.Key())
+	}
+
+	// Opened with two threads at once: the list.
+	both := newLiveThreads(t, 200, 50, i+1)
+	if !both.tv().listing {
+		t.Error("a source opened with two threads does not show the list")
+	}
 }

@@ -19,8 +19,6 @@ import (
 
 const (
 	appWaiting    = "waiting for the agent's first step…"
-	appLiveMark   = "● LIVE"
-	appWatchMark  = "◌ watching"
 	appBackMark   = "⏭ Back to live"
 	appSideShare  = 45 // percent of the width the transcript gets side by side
 	appSheetShare = 55 // percent of the rows the bottom sheet covers

@@ -599,6 +599,7 @@ func (t *Transcript) cardOf(i int, steps bool) card {
 		if ri, ok := t.replies.runs[last.RunID]; ok && ri < len(t.items) && !t.items[ri].Status.Done() {
 			live = true
 		}
+		live = live && !t.quiet
 		c.state.Live, c.key.live = live, live
 	}
 	return c

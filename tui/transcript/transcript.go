@@ -85,6 +85,10 @@ type Transcript struct {
 	// picturesAt (pictures.go).
 	pictures   *images.Terminal
 	picturesAt uint64
+
+	// quiet says the source can bring nothing to the replies' open runs
+	// (it ended, or is a replay): no card says ● LIVE (SetSourceLive).
+	quiet bool
 }
 
 // New returns an empty transcript that follows the bottom.
@@ -131,6 +135,11 @@ func (t *Transcript) SetRowSteps(rows map[int]*model.Step) { t.rowSteps = rows }
 // SetRuns gives the thread's runs (in the order they started), which the
 // run lines name: "continues r1", "branch of r1".
 func (t *Transcript) SetRuns(runs []*model.Run) { t.runs = runs }
+
+// SetSourceLive says whether the source can still bring events to an open
+// run: only then does the newest reply's card say ● LIVE. A replay, or a
+// stream that ended, leaves open runs that nothing will finish.
+func (t *Transcript) SetSourceLive(live bool) { t.quiet = !live }
 
 // SetSize sets the size of the view in cells. Renderings of another width
 // are redone lazily, as their items come into view.
