@@ -339,7 +339,7 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 			recs <- b
 		}
 	}()
-	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: strings.Join(args, " "), Recording: opts.Record}
+	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: strings.Join(args, " "), Recording: opts.Record}
 	if opts.Record != "" { // what the screen sheds is read back from the recording
 		file := func(string) string { return opts.Record }
 		appOpts.ReadBack, appOpts.ReadItems = readBack(opts, file), readItems(opts, file)

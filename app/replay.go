@@ -298,7 +298,7 @@ func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start st
 // runPlayer shows a player on the screen until the user quits, finishing
 // the index of a big log (rest, when not nil) in the background meanwhile.
 func runPlayer(ctx context.Context, opts *Options, title string, p *replay.Player, rest *indexing) error {
-	app := tui.NewReplayApp(p, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title})
+	app := tui.NewReplayApp(p, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title})
 	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	if rest != nil {

@@ -67,7 +67,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 		return printLines(opts, fold.NewThreads(fo), in, folder)
 	}
 	file := func(source string) string { return fileOf(opts, source, folder) }
-	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
+	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title, Filter: opts.Filter,
 		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file), Keep: resume.keeper(opts, fo)})
 	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme

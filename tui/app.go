@@ -71,6 +71,11 @@ type AppOptions struct {
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).
 	Images images.Choice
+	// Clipboard copies text to the clipboard of the machine the screen
+	// runs on and says how ("with wl-copy"); nil when it has no way, and
+	// the terminal is asked instead (OSC 52), as for a viewer over SSH.
+	// It may take a moment: the screen calls it off its own goroutine.
+	Clipboard func(text string) (how string, err error)
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus
@@ -329,6 +334,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case readItemsMsg:
 		a.onReadItems(msg)
+		return a, nil
+	case copiedMsg:
+		a.onCopied(msg)
 		return a, nil
 	case recordsMsg:
 		a.heard = a.now()

@@ -2,8 +2,10 @@ package tui
 
 // This file copies what the selected step is about to the clipboard: y
 // the command it ran, the file or URL it acted on, else its output; Y its
-// output. The copy goes through the terminal (OSC 52), so it reaches the
-// clipboard of the machine the person sits at, over SSH too.
+// output. It copies with the machine's own tool where the screen has one
+// (AppOptions.Clipboard), else through the terminal (OSC 52), which
+// reaches the clipboard of the machine the person sits at, over SSH too,
+// where the terminal lets it: the footer says which way it went.
 
 import (
 	"strconv"
@@ -29,12 +31,41 @@ func (a *App) copyStep(output bool) tea.Cmd {
 		a.note = "step " + strconv.Itoa(s.Index+1) + " has no " + what + " to copy"
 		return nil
 	}
-	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-	a.note = "copied the " + what + " (" + thousands(len(text)) + " bytes, " + thousands(lines) + " lines)"
-	if lines == 1 {
-		a.note = "copied the " + what + ": " + oneLineNote(text)
+	desc := copiedDesc(what, text)
+	if clip := a.opts.Clipboard; clip != nil {
+		a.note = "copying the " + desc + "…"
+		return func() tea.Msg {
+			how, err := clip(text)
+			return copiedMsg{desc: desc, how: how, err: err}
+		}
 	}
+	a.note = "asked the terminal to copy the " + desc + " (OSC 52)"
 	return tea.SetClipboard(text)
+}
+
+// copiedMsg says how a copy went.
+type copiedMsg struct {
+	desc, how string
+	err       error
+}
+
+// onCopied says in the footer how a copy went.
+func (a *App) onCopied(m copiedMsg) {
+	if m.err != nil {
+		a.note = "could not copy the " + m.desc + ": " + Plain(m.err.Error())
+		return
+	}
+	a.note = "copied the " + m.desc + " " + m.how
+}
+
+// copiedDesc names what is copied: "command: go test ./...", or for more
+// than a line, "output (1,234 bytes, 56 lines)".
+func copiedDesc(what, text string) string {
+	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	if lines == 1 {
+		return what + " " + oneLineNote(text)
+	}
+	return what + " (" + thousands(len(text)) + " bytes, " + thousands(lines) + " lines)"
 }
 
 // copyText is what y (or, with output, Y) copies of s, and its name.
