@@ -122,6 +122,11 @@ type App struct {
 	// err is the last error the fold returned, shown in the footer.
 	err error
 
+	// reveal asks the next layout to scroll the transcript the least that
+	// shows the selected step's row: its size changed under it (v, c, a
+	// resize).
+	reveal bool
+
 	// frame is the screen as relayout laid it out after the last Update,
 	// and geo where things are on it, for the mouse.
 	frame []string
@@ -324,6 +329,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tea.WindowSizeMsg:
 		a.width, a.height = max(msg.Width, 0), max(msg.Height, 0)
+		a.reveal = true
 		return a, nil
 	case quietTickMsg:
 		a.keepFolded() // a log that grew, then went quiet

@@ -57,6 +57,7 @@ type sessionMode struct {
 func NewAgentApp(f *fold.Fold, recs <-chan []model.Record, ctl Agent, opts AppOptions) *App {
 	a := NewApp(f, recs, opts)
 	in := textinput.New()
+	in.SetStyles(styles.Input())
 	in.Prompt = "❯ "
 	in.Placeholder = "ask the agent…  (/ for commands)"
 	in.ShowSuggestions = true

@@ -168,6 +168,7 @@ func (a *App) stepBy(dir int) {
 // toggleComputer hides or shows the computer; hidden, the transcript has
 // the screen and the focus.
 func (a *App) toggleComputer() {
+	a.reveal = true
 	a.hidePanel = !a.hidePanel
 	if a.hidePanel {
 		a.zoom = false
@@ -178,6 +179,7 @@ func (a *App) toggleComputer() {
 // toggleLayout switches to the layout not shown now, whatever auto would
 // choose.
 func (a *App) toggleLayout() {
+	a.reveal = true
 	a.hidePanel = false
 	if a.sideBySide() {
 		a.layout = LayoutSheet

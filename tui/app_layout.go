@@ -96,6 +96,10 @@ func (a *App) transcriptPane(r rect) []string {
 	body := rect{r.x, r.y + 1, r.w, r.h - 1}
 	a.geo.transcript = body
 	a.transcript.SetSize(body.w, body.h)
+	if a.reveal && !a.following && a.selected >= 0 {
+		a.transcript.ShowStep(a.selected)
+	}
+	a.reveal = false
 	a.transcript.SetSourceLive(a.state() == wordLive)
 	a.transcript.SetMark(a.selected)
 	a.transcript.SetCursorShown(a.focus == focusTranscript)

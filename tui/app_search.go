@@ -13,8 +13,10 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/tui/search"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // inputKind is what the input line asks for.
@@ -69,6 +71,7 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 	s := &a.search
 	if s.input.Prompt == "" {
 		s.input = textinput.New()
+		s.input.SetStyles(styles.Input())
 	}
 	s.asking, s.err = kind, ""
 	switch kind {
@@ -279,6 +282,9 @@ func (a *App) searchLine() string {
 	s := &a.search
 	var parts []string
 	if s.asking != inputNone {
+		// The line's whole width: with none, the input shows only the
+		// placeholder's first letter ("/t").
+		s.input.SetWidth(max(1, a.width-ansi.StringWidth(s.input.Prompt)-1))
 		parts = append(parts, s.input.View())
 	} else if a.searching() {
 		parts = append(parts, "/"+Plain(s.m.Query()))

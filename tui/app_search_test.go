@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/search"
+	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
 // typeText types s into the focused input, key by key.
@@ -70,12 +71,12 @@ func TestSearchCountsAndWraps(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(strings.Join(d.frame, "\n"), "\x1b[30;43mParseLength") {
+	if !strings.Contains(strings.Join(d.frame, "\n"), styles.Match+"ParseLength") {
 		t.Error("the match is not highlighted on screen")
 	}
 	// esc clears the search.
 	d.press("esc")
-	if d.searching() || strings.Contains(strings.Join(d.frame, "\n"), "\x1b[30;43m") {
+	if d.searching() || strings.Contains(strings.Join(d.frame, "\n"), styles.Match) {
 		t.Error("esc left the search in force")
 	}
 }
@@ -179,5 +180,26 @@ func TestFilterError(t *testing.T) {
 	d.press("esc")
 	if d.search.asking != inputNone {
 		t.Error("esc did not close the filter line")
+	}
+}
+
+// An empty search or filter line shows its whole placeholder (not "/t"),
+// and a search's matches stay marked without colours (NO_COLOR): reverse
+// video survives where colours are dropped.
+func TestSearchLineReadsWithoutColours(t *testing.T) {
+	d := newDemoApp(t, 100, 30, true, AppOptions{})
+	d.press("/")
+	if line := d.searchLineText(); !strings.Contains(line, "/text in messages, steps, arguments, output") {
+		t.Fatalf("the empty search line reads %q", line)
+	}
+	d.press("esc", "f")
+	if line := d.searchLineText(); !strings.Contains(line, "filter: failed · execute,edit") {
+		t.Fatalf("the empty filter line reads %q", line)
+	}
+	d.press("esc", "/")
+	d.typeText("ParseLength")
+	d.press("enter")
+	if plain := withoutColours(strings.Join(d.frame, "\n")); !strings.Contains(plain, "\x1b[7mParseLength") {
+		t.Fatal("without colours the matches are not marked")
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -144,4 +145,30 @@ func TestFollowingLiveMarksNewest(t *testing.T) {
 		t.Fatalf("L: selected %d, following %v, transcript at the bottom %v", d.selected, d.following, d.transcript.Following())
 	}
 	checkMarked(t, d, "L")
+}
+
+// v (the other layout), c (the computer hidden and shown) and a resize
+// keep the selected step's row in view: the transcript's size changed
+// under it.
+func TestLayoutChangeKeepsSelectionInView(t *testing.T) {
+	for _, tc := range []struct {
+		w, h int
+		keys []string
+	}{{160, 48, []string{"v"}}, {80, 24, []string{"v"}}, {120, 40, []string{"v"}}, {80, 24, []string{"v", "v"}},
+		{160, 48, []string{"c", "c"}}, {80, 24, []string{"c"}}, {160, 48, []string{"resize"}}} {
+		keys := tc.keys
+		d := newDemoApp(t, tc.w, tc.h, true, AppOptions{})
+		d.press("left", "left") // a row near the bottom of the view
+		d.View()
+		checkMarked(t, d, "before")
+		for _, k := range keys {
+			if k == "resize" {
+				d.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+				continue
+			}
+			d.press(k)
+		}
+		d.View()
+		checkMarked(t, d, fmt.Sprintf("%d×%d %s", tc.w, tc.h, strings.Join(keys, " ")))
+	}
 }

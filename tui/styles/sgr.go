@@ -41,8 +41,10 @@ func CursorBackground(light bool) string {
 	return "48;5;237"
 }
 
-// Match draws a search's matches: black on yellow reads on any theme.
-const Match = "\x1b[30;43m"
+// Match draws a search's matches: black on yellow reads on any theme, and
+// is written as yellow on black reversed, so that without colours
+// (NO_COLOR) the reverse video still marks them.
+const Match = "\x1b[7;33;40m"
 
 // The colours of the views' own text, as whole SGR sequences: the 16 ANSI
 // colours and attributes only, so that they follow the terminal's theme.

@@ -3,6 +3,8 @@ package styles
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -100,4 +102,23 @@ func edgeLine(left, label, right string, width int, edge lipgloss.Style) string 
 	}
 	text += strings.Repeat("─", max(0, fill-ansi.StringWidth(text)))
 	return edge.Render(left + text + right)
+}
+
+// Input is the look of every input line (the search and filter lines, a
+// live agent's prompt): the prompt bold and the text in the terminal's own
+// colour, the placeholder and suggestions faint, the cursor in reverse
+// video, so each reads on a dark and a light background alike. Bubbles'
+// own styles draw the prompt and cursor white, which a light background
+// hides.
+func Input() textinput.Styles {
+	state := textinput.StyleState{
+		Text:        lipgloss.NewStyle(),
+		Placeholder: lipgloss.NewStyle().Faint(true),
+		Suggestion:  lipgloss.NewStyle().Faint(true),
+		Prompt:      lipgloss.NewStyle().Bold(true),
+	}
+	blurred := state
+	blurred.Text = lipgloss.NewStyle().Faint(true)
+	return textinput.Styles{Focused: state, Blurred: blurred,
+		Cursor: textinput.CursorStyle{Color: lipgloss.NoColor{}, Shape: tea.CursorBlock, Blink: true}}
 }

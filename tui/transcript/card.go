@@ -36,6 +36,9 @@ type CardState struct {
 	// longer keeps; "N steps" counts them too.
 	Earlier int
 	Live    bool
+	// Compact draws the three-line card whatever the width: a short
+	// transcript keeps its rows for the conversation.
+	Compact bool
 	// Pictures draws the thumbnail (nil: half blocks); the lines need
 	// its Commands sent before they show.
 	Pictures *images.Terminal
@@ -70,7 +73,7 @@ func ComputerCard(c CardState, width int) []string {
 	if width < 2 {
 		return []string{" ", " ", " "}
 	}
-	if width < CardCompactWidth {
+	if width < CardCompactWidth || c.Compact {
 		return compactCard(step, c.Earlier+n, c.Live, width)
 	}
 

@@ -146,7 +146,10 @@ func (t *Transcript) heightOf(e int) int {
 		return estimateRows(text, w-2)
 	case model.ItemToolCall:
 		if t.replies.owner(i) >= 0 {
-			// Most replies with tool calls have a card: guess the full one.
+			// Most replies with tool calls have a card: guess its height.
+			if t.compactCards {
+				return 1 + 3
+			}
 			return 1 + 2 + cardThumbRows
 		}
 	}
@@ -467,9 +470,10 @@ func (r *replyIndex) owner(i int) int {
 // cardKey is what a card's rendering depends on: the newest change among
 // its steps (LastSeq+1, 0 for no card), how many steps, and the live mark.
 type cardKey struct {
-	seq  uint64
-	n    int
-	live bool
+	seq     uint64
+	n       int
+	live    bool
+	compact bool
 }
 
 type card struct {
@@ -601,6 +605,9 @@ func (t *Transcript) cardOf(i int, steps bool) card {
 		}
 		live = live && !t.quiet
 		c.state.Live, c.key.live = live, live
+	}
+	if c.key.seq != 0 {
+		c.state.Compact, c.key.compact = t.compactCards, t.compactCards
 	}
 	return c
 }

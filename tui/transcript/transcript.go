@@ -89,7 +89,14 @@ type Transcript struct {
 	// quiet says the source can bring nothing to the replies' open runs
 	// (it ended, or is a replay): no card says ● LIVE (SetSourceLive).
 	quiet bool
+	// compactCards draws every computer card in three lines (SetSize).
+	compactCards bool
 }
+
+// compactBelow is the height below which the transcript draws its
+// computer cards in three lines instead of six: at 80×24 the sheet leaves
+// the transcript nine rows, and a full card took six of them.
+const compactBelow = 16
 
 // New returns an empty transcript that follows the bottom.
 func New() *Transcript {
@@ -145,6 +152,7 @@ func (t *Transcript) SetSourceLive(live bool) { t.quiet = !live }
 // are redone lazily, as their items come into view.
 func (t *Transcript) SetSize(width, height int) {
 	t.width, t.height = max(width, 0), max(height, 0)
+	t.compactCards = t.height < compactBelow
 }
 
 // SetLight chooses glamour's light style for markdown (a light terminal

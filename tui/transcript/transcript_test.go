@@ -59,7 +59,7 @@ func checkView(t testing.TB, view []string, width, height int) {
 
 // allRows is every row of the transcript at width, top to bottom.
 func allRows(tr *Transcript, width int) []string {
-	tr.SetSize(width, 1)
+	tr.SetSize(width, 100) // tall: full cards
 	var out []string
 	for i := range tr.items {
 		out = append(out, tr.lines(i)...)
@@ -616,11 +616,16 @@ func TestTranscriptCardAt(t *testing.T) {
 	}
 	// Scrolled so that a card is cut at the top: its rows still map.
 	tr.SetSize(80, 5)
-	tr.View()
-	tr.ScrollBy(-3)
 	view = plainRows(tr.View())
-	if !strings.Contains(strings.Join(view, "\n"), "│") {
-		t.Fatalf("no card rows in view:\n%s", strings.Join(view, "\n"))
+	for range 20 {
+		if strings.ContainsAny(view[0], "│╰") {
+			break
+		}
+		tr.ScrollBy(-1)
+		view = plainRows(tr.View())
+	}
+	if !strings.ContainsAny(view[0], "│╰") {
+		t.Fatalf("no card cut at the top of the view:\n%s", strings.Join(view, "\n"))
 	}
 	for r, l := range view {
 		_, ok := tr.CardAt(r)
@@ -690,5 +695,31 @@ func TestTranscriptCardAcrossAGap(t *testing.T) {
 	}
 	if !strings.Contains(rows[tops[1]+2], "1 step") || strings.Contains(rows[tops[1]+2], "steps") {
 		t.Errorf("the next reply's card counts more than its one step:\n%s", strings.Join(rows, "\n"))
+	}
+}
+
+// A short transcript draws its computer cards in three lines, so the
+// conversation keeps its rows: at 80×24 the sheet leaves it nine, and the
+// full card took six of them.
+func TestCompactCardsWhenShort(t *testing.T) {
+	items, steps := cardItems(model.CategoryExecute, model.StatusFailed, model.StatusCompleted)
+	for _, tc := range []struct{ h, rows int }{{9, 3}, {compactBelow - 1, 3}, {compactBelow, 6}, {40, 6}} {
+		tr := New()
+		tr.SetItems(items, steps)
+		tr.SetSize(80, tc.h)
+		view := plainRows(tr.View())
+		bottom, top := -1, -1
+		for i := len(view) - 1; i >= 0; i-- {
+			if bottom < 0 && strings.Contains(view[i], "╰") {
+				bottom = i
+			}
+			if bottom >= 0 && strings.Contains(view[i], "╭") {
+				top = i
+				break
+			}
+		}
+		if top < 0 || bottom-top+1 != tc.rows {
+			t.Errorf("height %d: the newest card is rows %d to %d, want %d rows:\n%s", tc.h, top, bottom, tc.rows, strings.Join(view, "\n"))
+		}
 	}
 }
