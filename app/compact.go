@@ -65,7 +65,7 @@ func Compact(opts *Options, src *Source, output, thread string) error {
 		return BadInput(err)
 	}
 	if problems > 0 {
-		fmt.Fprintf(opts.Stderr, "agentwatch: %d problem(s) in %s (run: agentwatch validate %s); the compacted log folds the same\n", problems, src.Name(), src.Arg)
+		fmt.Fprintf(opts.Stderr, "agentwatch: %s in %s (run: agentwatch validate %s); the compacted log folds the same\n", Plural(problems, "problem"), src.Name(), src.Arg)
 	}
 	if unchanged {
 		return &ProblemsError{Err: fmt.Errorf("%s could not be compacted without changing what it folds to; it was written unchanged (please report this log)", src.Name())}

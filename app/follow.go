@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,9 +100,9 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 					break more
 				}
 			}
-			text := plural(followed, "log")
+			text := Plural(followed, "log")
 			if skipped > 0 {
-				text += fmt.Sprintf(" · %d skipped", skipped)
+				text += " · " + strconv.Itoa(skipped) + " skipped"
 			}
 			if note != "" {
 				text += " · " + note
@@ -131,8 +130,9 @@ func folderSize(pattern string) int64 {
 	return n
 }
 
-// plural is "1 log", "12 logs".
-func plural(n int, one string) string {
+// Plural is n things with the plural right, as the words on screen and in
+// messages say them: "1 log", "12 logs".
+func Plural(n int, one string) string {
 	if n == 1 {
 		return "1 " + one
 	}

@@ -26,7 +26,7 @@ func reviewMessages(opts *Options, src *Source) error {
 			return err
 		}
 		f := foldRecords(fo, src.Records)
-		fmt.Fprintf(opts.Stdout, "%s: %s; %d steps, %d diagnostics\n", src.Name(), messagesNote(src), len(f.Steps()), len(f.Diagnostics()))
+		fmt.Fprintf(opts.Stdout, "%s: %s; %s, %s\n", src.Name(), messagesNote(src), Plural(len(f.Steps()), "step"), Plural(len(f.Diagnostics()), "diagnostic"))
 		PrintSteps(opts.Stdout, f.Steps())
 		return nil
 	}

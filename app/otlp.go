@@ -129,7 +129,7 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 		}
 		requests++
 		select {
-		case status <- plural(requests, "request"):
+		case status <- Plural(requests, "request"):
 		default:
 		}
 		recs := tr.Flush()

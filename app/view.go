@@ -46,9 +46,9 @@ func View(opts *Options, src *Source) error {
 		}
 		threads := ""
 		if ts.Len() > 1 {
-			threads = fmt.Sprintf("%d threads, ", ts.Len())
+			threads = Plural(ts.Len(), "thread") + ", "
 		}
-		fmt.Fprintf(opts.Stdout, "%s: %s%d steps, %d runs, %d diagnostics\n", src.Name(), threads, steps, runs, ThreadsProblems(ts))
+		fmt.Fprintf(opts.Stdout, "%s: %s%s, %s, %s\n", src.Name(), threads, Plural(steps, "step"), Plural(runs, "run"), Plural(ThreadsProblems(ts), "diagnostic"))
 		if ts.Len() > 0 {
 			PrintThreadSteps(opts.Stdout, ts.List())
 		}

@@ -36,7 +36,7 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 				problems += len(th.Fold.Diagnostics())
 			}
 			if problems > 0 {
-				fmt.Fprintf(opts.Stderr, "agentwatch: %d problem(s) in %s were skipped; run: agentwatch validate %s\n", problems, src.Name(), src.Arg)
+				fmt.Fprintf(opts.Stderr, "agentwatch: %s in %s skipped; run: agentwatch validate %s\n", app.Plural(problems, "problem"), src.Name(), src.Arg)
 			}
 			return nil
 		},

@@ -65,7 +65,7 @@ func copiedDesc(what, text string) string {
 	if lines == 1 {
 		return what + " " + oneLineNote(text)
 	}
-	return what + " (" + thousands(len(text)) + " bytes, " + thousands(lines) + " lines)"
+	return what + " (" + count(len(text), "byte", "bytes") + ", " + count(lines, "line", "lines") + ")"
 }
 
 // copyText is what y (or, with output, Y) copies of s, and its name.

@@ -272,9 +272,9 @@ const gapVersions = 1 << 62
 // missing (earlier ones at the top, with nothing read back above), and
 // whether they can be read back, are being read or failed.
 func (a *App) gapText(v *shedView, seq uint64, n int, top bool) string {
-	s := "⋮ " + thousands(n) + " items not kept"
+	s := "⋮ " + count(n, "item", "items") + " not kept"
 	if top {
-		s = "▲ " + thousands(n) + " earlier items not kept"
+		s = "▲ " + count(n, "earlier item", "earlier items") + " not kept"
 	}
 	th := a.curThread()
 	switch {

@@ -190,7 +190,12 @@ func (a *App) toggleLayout() {
 
 // togglePlan shows the agent's plan in the computer, or the step again.
 func (a *App) togglePlan() {
-	a.showPlan = !a.showPlan && a.plan() != nil
+	if a.plan() == nil {
+		a.showPlan = false
+		a.note = "the agent has made no plan in this thread"
+		return
+	}
+	a.showPlan = !a.showPlan
 	if a.showPlan {
 		a.hidePanel, a.showRuns = false, false
 		a.panelScroll = 0

@@ -34,6 +34,9 @@ func (a *App) relayout() {
 	lines := a.frame
 	if tv, ok := a.mode.(*threadsView); ok && tv.listing {
 		lines = append(lines, a.listScreen(tv, w, rows)...)
+		if searchLine != "" {
+			lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
+		}
 		lines = append(lines, a.footerLine(w))
 		a.frame = lines
 		return

@@ -84,6 +84,15 @@ func megabytes(n int64) string {
 }
 
 // thousands writes n with commas: 250,301.
+// count is n things, with thousands marked and the plural right: "1
+// step", "12,345 steps".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
 func thousands(n int) string {
 	s := fmt.Sprint(n)
 	for i := len(s) - 3; i > 0; i -= 3 {

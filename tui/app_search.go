@@ -26,6 +26,8 @@ const (
 	inputNone inputKind = iota
 	inputSearch
 	inputFilter
+	// inputThreads filters the thread list as it is typed.
+	inputThreads
 )
 
 // searchDelay is how long typing must pause before a thread of more than
@@ -87,6 +89,12 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 		s.input.Prompt = "filter: "
 		s.input.Placeholder = "failed · execute,edit · running · text:WORDS (empty: all)"
 		s.input.SetValue(a.filter.spec.String())
+	case inputThreads:
+		s.input.Prompt = "/"
+		s.input.Placeholder = "words of a thread's title, id or file"
+		if tv, ok := a.mode.(*threadsView); ok {
+			s.input.SetValue(tv.filter.Query())
+		}
 	}
 	s.input.CursorEnd()
 	return s.input.Focus()
@@ -95,6 +103,10 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 // confirmInput applies the filter typed, or keeps the search typed.
 func (a *App) confirmInput() tea.Cmd {
 	s := &a.search
+	if s.asking == inputThreads {
+		a.closeInput() // the list was filtered as it was typed
+		return nil
+	}
 	if s.asking == inputFilter {
 		f, err := search.ParseFilter(s.input.Value())
 		if err != nil {
@@ -120,7 +132,14 @@ func (a *App) typeInput(k tea.KeyPressMsg) tea.Cmd {
 	before := s.input.Value()
 	var cmd tea.Cmd
 	s.input, cmd = s.input.Update(k)
-	if s.asking != inputSearch || s.input.Value() == before {
+	if s.input.Value() == before {
+		return cmd
+	}
+	if s.asking == inputThreads {
+		a.filterList(s.input.Value())
+		return cmd
+	}
+	if s.asking != inputSearch {
 		return cmd
 	}
 	if len(a.allSteps()) <= searchAtOnce {
@@ -281,6 +300,9 @@ func (a *App) goToHit(i int) tea.Cmd {
 func (a *App) searchLine() string {
 	s := &a.search
 	var parts []string
+	if tv, ok := a.mode.(*threadsView); ok && tv.listing {
+		return a.listFilterLine(tv)
+	}
 	if s.asking != inputNone {
 		// The line's whole width: with none, the input shows only the
 		// placeholder's first letter ("/t").
@@ -296,13 +318,13 @@ func (a *App) searchLine() string {
 		case s.cur >= 0:
 			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits)))
 		default:
-			parts = append(parts, thousands(len(s.hits))+" matches")
+			parts = append(parts, count(len(s.hits), "match", "matches"))
 		}
 	}
 	if s.err != "" && s.asking == inputFilter {
 		parts = append(parts, Plain(s.err))
 	} else if a.filtering() && s.asking != inputFilter {
-		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+thousands(len(a.allSteps()))+" steps")
+		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+count(len(a.allSteps()), "step", "steps"))
 	}
 	return strings.Join(parts, "   ")
 }

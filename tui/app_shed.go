@@ -86,7 +86,7 @@ func (a *App) droppedNote() string {
 	if n == 0 {
 		return ""
 	}
-	note := thousands(n) + " earlier items not kept"
+	note := count(n, "earlier item", "earlier items") + " not kept"
 	if v := a.shedViewOf(false); v != nil && len(v.window) > 0 {
 		note += " · " + thousands(len(v.window)) + " read back"
 	}

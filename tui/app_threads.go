@@ -19,6 +19,7 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/threadlist"
 	"github.com/agentwatch/agentwatch/tui/transcript"
 )
@@ -61,6 +62,9 @@ type threadsView struct {
 	marked map[*fold.Thread]bool
 	// firstAt is when the first records arrived (zero before).
 	firstAt time.Time
+	// filter keeps the list's threads whose title, id or file holds it
+	// (app_threads_filter.go).
+	filter search.Matcher
 	// saved keeps each opened thread's screen: transcript, selection.
 	saved map[*fold.Thread]*threadScreen
 	rows  map[*fold.Thread]threadRowCache
@@ -263,7 +267,12 @@ func (a *App) switchThread(tv *threadsView, th *fold.Thread) {
 
 // refreshList hands the threads to the list, newest activity first.
 func (a *App) refreshList(tv *threadsView) {
-	tv.order = append(tv.order[:0], tv.set.List()...)
+	tv.order = tv.order[:0]
+	for _, th := range tv.set.List() {
+		if tv.listed(th) {
+			tv.order = append(tv.order, th)
+		}
+	}
 	slices.SortStableFunc(tv.order, threadOrder)
 	rows := make([]threadlist.Row, len(tv.order))
 	now := a.now()
@@ -332,13 +341,18 @@ func (a *App) activeAt(th *fold.Thread, now time.Time) bool {
 // in the list's order.
 func (a *App) stepThread(dir int) {
 	tv, ok := a.mode.(*threadsView)
-	if !ok {
+	if !ok || tv.set.Len() < 2 {
+		a.note = "one thread only: { and } step between the threads of a source of many"
 		return
 	}
 	a.refreshList(tv)
 	i := slices.Index(tv.order, tv.cur)
 	j := i + dir
 	if i < 0 || j < 0 || j >= len(tv.order) {
+		a.note = "no thread after this one in the list"
+		if dir < 0 {
+			a.note = "no thread before this one in the list"
+		}
 		return
 	}
 	a.switchThread(tv, tv.order[j])
@@ -368,6 +382,9 @@ func (a *App) listClick(tv *threadsView, m tea.Mouse) {
 // listScreen draws the thread list over the whole screen but the footer.
 func (a *App) listScreen(tv *threadsView, w, rows int) []string {
 	title := "threads · " + strconv.Itoa(tv.set.Len())
+	if !tv.filter.Empty() {
+		title = "threads · " + strconv.Itoa(len(tv.order)) + " of " + strconv.Itoa(tv.set.Len())
+	}
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
 	}
@@ -396,7 +413,7 @@ func (a *App) listScreen(tv *threadsView, w, rows int) []string {
 func (a *App) threadTitle() string {
 	if r, ok := a.mode.(*replayMode); ok {
 		if th := r.player.Thread(); th != nil && r.player.Threads().Len() > 1 {
-			return "playing " + threadName(th) + " · " + strconv.Itoa(r.player.Threads().Len()) + " threads"
+			return "playing " + threadName(th) + " · " + count(r.player.Threads().Len(), "thread", "threads")
 		}
 		return ""
 	}
@@ -404,7 +421,7 @@ func (a *App) threadTitle() string {
 	if !ok || tv.cur == nil || tv.set.Len() < 2 {
 		return ""
 	}
-	s := threadName(tv.cur) + " · " + strconv.Itoa(tv.set.Len()) + " threads · { }"
+	s := threadName(tv.cur) + " · " + count(tv.set.Len(), "thread", "threads") + " · { }"
 	if n := len(tv.marked); n > 0 {
 		s += " · ◆ " + strconv.Itoa(n) + " new or active (esc: list)"
 	}
@@ -453,16 +470,16 @@ func (a *App) openListed() {
 	}
 }
 
-// backFromList goes back to the thread shown last.
-func (a *App) backFromList() {
-	if tv, ok := a.mode.(*threadsView); ok && tv.cur != nil {
-		a.switchThread(tv, tv.cur)
-	}
-}
-
 // toggleFollow starts or stops following the newest active thread.
 func (a *App) toggleFollow() {
-	if tv, ok := a.mode.(*threadsView); ok {
-		tv.follow = !tv.follow
+	tv, ok := a.mode.(*threadsView)
+	if !ok || tv.set.Len() < 2 {
+		a.note = "one thread only: F follows the newest active of a source's threads"
+		return
+	}
+	tv.follow = !tv.follow
+	a.note = "stopped following the newest active thread"
+	if tv.follow {
+		a.note = "following the newest active thread (F stops)"
 	}
 }

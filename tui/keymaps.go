@@ -31,6 +31,8 @@ func (a *App) screenKeys() keyMap {
 		return searchKeys
 	case a.search.asking == inputFilter:
 		return filterKeys
+	case a.search.asking == inputThreads:
+		return listFilterKeys
 	case a.screen() == screenList:
 		return listKeys
 	case inSession:
@@ -99,8 +101,9 @@ var clearKey = func() binding {
 	return b
 }()
 
-// threadKeys apply to a source of many threads.
-var threadKeys = keyGroup{title: "Threads", when: (*App).manyThreadsLive, keys: []binding{
+// threadKeys step through the threads of a source of many; where there is
+// one thread, they say so.
+var threadKeys = keyGroup{title: "Threads", keys: []binding{
 	on(keys("{"), "{ / }", "previous / next thread", just(func(a *App) { a.stepThread(-1) })),
 	also(keys("}"), just(func(a *App) { a.stepThread(1) })),
 	on(keys("F"), "F", "follow the newest active thread", just((*App).toggleFollow)),
@@ -331,11 +334,21 @@ var listKeys = keyMap{name: "thread list", mouse: [][2]string{{"click", "opens a
 		on(keys("home", "g"), "Home/End g/G", "first / last thread", just(func(a *App) { a.listMove(-1 << 30) })),
 		also(keys("end", "G"), just(func(a *App) { a.listMove(1 << 30) })),
 		on(keys("enter", "right", "l"), "Enter → l", "open the thread", just((*App).openListed)).inFooter("Enter", "open"),
-		on(keys("esc"), "esc", "back to the thread shown last", just((*App).backFromList)),
+		on(keys("/"), "/", "filter the threads by title, id or file", cmd(func(a *App) tea.Cmd { return a.openInput(inputThreads) })).inFooter("/", "filter"),
+		on(keys("esc"), "esc", "clear the filter", just((*App).listEsc)),
 		on(keys("F"), "F", "follow the newest active thread", just((*App).toggleFollow)).inFooter("F", "follow newest"),
 	}},
 	{title: "", keys: []binding{helpKey, quitKey}},
 }}
+
+// listFilterKeys edit the thread list's filter line.
+var listFilterKeys = keyMap{name: "thread filter", groups: []keyGroup{
+	{title: "Thread filter", keys: []binding{
+		on(keys("enter"), "Enter", "keep the filter (↑/↓ then choose)", cmd((*App).confirmInput)).inFooter("Enter", "keep"),
+		on(keys("esc"), "esc", "show every thread", just(func(a *App) { a.filterList(""); a.closeInput() })).inFooter("esc", "clear"),
+		on(keys("ctrl+c"), "ctrl+c", "quit", cmd(func(*App) tea.Cmd { return tea.Quit })),
+	}, notes: append([][2]string{{"matches", "as you type; a query with capitals matches case"}}, inputEditing...)},
+}, typing: func(a *App, k tea.KeyPressMsg) tea.Cmd { return a.typeInput(k) }}
 
 // helpKeys apply while the help is shown.
 var helpKeys = keyMap{name: "help", groups: []keyGroup{

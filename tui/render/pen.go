@@ -68,6 +68,24 @@ func ShortMiddle(s string, cells int) string {
 	return ansi.Truncate(s, head, "") + "…" + end
 }
 
+// ShortStart cuts s to at most cells cells by putting "…" in place of its
+// start: file names of one folder tend to share their start and differ at
+// their end ("session-2026-12-03-1.jsonl", "…-2.jsonl").
+func ShortStart(s string, cells int) string {
+	n := CellWidth(s)
+	if n <= cells {
+		return s
+	}
+	if cells < 2 {
+		return ansi.TruncateLeft(s, n-cells, "")
+	}
+	end := ansi.TruncateLeft(s, n-(cells-1), "")
+	for k := 1; ansi.StringWidth(end) > cells-1; k++ { // a wide character straddled the cut
+		end = ansi.TruncateLeft(s, n-(cells-1)+k, "")
+	}
+	return "…" + end
+}
+
 // CellWidth is ansi.StringWidth of text without escapes, a byte a cell for
 // printable ASCII. Most ids, file names and numbers are: the shortcut makes
 // SetRows of 10,000 threads four times faster (BenchmarkThreadListSetRows).

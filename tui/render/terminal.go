@@ -165,6 +165,9 @@ func expandTabsAt(line string, stop int) string {
 // hiddenMarker is the dim, centred line standing for n hidden lines.
 func hiddenMarker(n, width int) string {
 	text := "… " + strconv.Itoa(n) + " lines …"
+	if n == 1 {
+		text = "… 1 line …"
+	}
 	if w := ansi.StringWidth(text); w < width {
 		text = strings.Repeat(" ", (width-w)/2) + text
 	} else {

@@ -35,7 +35,7 @@ func (l *List) prepare() {
 			if id := sanitize.OneLine(r.ID); id != "" {
 				tx.id, tx.idDim = render.ShortMiddle(id, threadIDMax), false
 			}
-			tx.source = render.ShortMiddle(threadSource(r.Source), threadSourceMax)
+			tx.source = render.ShortStart(threadSource(r.Source), threadSourceMax)
 			tx.titleCols, tx.idCols, tx.srcCols = render.CellWidth(tx.title), render.CellWidth(tx.id), render.CellWidth(tx.source)
 			l.texts[k] = tx
 		}

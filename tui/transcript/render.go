@@ -272,7 +272,8 @@ func author(it *model.Item) (string, string) {
 	case "":
 		return "msg", styles.ParamDim
 	}
-	return ansi.Truncate(oneLine(it.Role), gutterWidth-2, "…"), styles.ParamDim
+	// One space between the gutter and the text is enough: "system" fits.
+	return ansi.Truncate(oneLine(it.Role), gutterWidth-1, "…"), styles.ParamDim
 }
 
 // reasoningRows draws reasoning collapsed to one dim line, or expanded:

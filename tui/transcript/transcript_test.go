@@ -723,3 +723,22 @@ func TestCompactCardsWhenShort(t *testing.T) {
 		}
 	}
 }
+
+// The speaker column says a role whole when it fits the gutter with one
+// space to spare: "system" is not cut to "syst…".
+func TestSpeakerColumnWhole(t *testing.T) {
+	tr := New()
+	tr.SetItems([]*model.Item{
+		{Seq: 1, Kind: model.ItemMessage, Version: 1, Role: "system", Text: "you are a coding agent", Step: -1},
+		{Seq: 2, Kind: model.ItemMessage, Version: 1, Role: "orchestrator", Text: "plan first", Step: -1},
+	}, nil)
+	var got []string
+	for _, r := range plainRows(allRows(tr, 60)) {
+		if r != "" {
+			got = append(got, r)
+		}
+	}
+	if len(got) != 2 || got[0] != "system you are a coding agent" || got[1] != "orche… plan first" {
+		t.Fatalf("rows:\n%s", strings.Join(got, "\n"))
+	}
+}
