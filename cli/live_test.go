@@ -72,7 +72,7 @@ func TestConnectPlainAndRecord(t *testing.T) {
 // --plain on a file prints the run in order; --record refuses an existing file.
 func TestPlainFileAndRecordRefusal(t *testing.T) {
 	code, out, _ := runCLI(t, nil, "--plain", "../testdata/peer/samples/full.json")
-	if code != 0 || !strings.HasPrefix(out, "run r1 started\n") || !strings.Contains(out, "run r1 completed\nrun r2 started (continues r1)") {
+	if code != 0 || !strings.HasPrefix(out, "== thread t1 ==\nrun r1 started\n") || !strings.Contains(out, "run r1 completed\nrun r2 started (continues r1)") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	existing := filepath.Join(t.TempDir(), "x.json")

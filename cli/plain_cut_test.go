@@ -25,7 +25,7 @@ func TestPlainCutMessage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nout %s\nerr %s", code, out, errOut)
 	}
-	want := "run r started\nagent: All tests pass.\nagent (unfinished): Next I will remove the build fo\n"
+	want := "== thread t ==\nrun r started\nagent: All tests pass.\nagent (unfinished): Next I will remove the build fo\n"
 	if out != want {
 		t.Fatalf("out:\n%s\nwant:\n%s", out, want)
 	}

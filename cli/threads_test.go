@@ -300,10 +300,10 @@ func TestPlainAndReplayThreads(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--plain: exit %d, %s", code, errOut)
 	}
-	// The first thread's first lines come before a second thread is
-	// known, so without a heading; every later change of thread has one.
-	if !strings.HasPrefix(out, "run ") {
-		t.Errorf("the first lines have a heading:\n%.200s", out)
+	// Every thread's lines come under its heading, the first thread's
+	// too (nobody knows yet that others follow when it prints).
+	if !strings.HasPrefix(out, "== thread "+ids[0]+" ==\nrun ") {
+		t.Errorf("the first lines have no heading:\n%.200s", out)
 	}
 	for _, id := range ids[1:] {
 		if !strings.Contains(out, "== thread "+id+" ==\n") {
@@ -316,8 +316,8 @@ func TestPlainAndReplayThreads(t *testing.T) {
 	}
 	for _, id := range ids[1:] {
 		_, alone, _ := runCLI(t, nil, "--plain", filepath.Join(folder, id+".jsonl"))
-		if strings.Contains(alone, "== thread") {
-			t.Errorf("a log of one thread got a heading")
+		if strings.Count(alone, "== thread") != 1 || !strings.HasPrefix(alone, "== thread "+id+" ==\n") {
+			t.Errorf("a log of one thread has not one heading, first:\n%.200s", alone)
 		}
 		for _, from := range []string{path, folder} {
 			code, played, errOut := runCLI(t, nil, "replay", "--plain", "--speed", "16", "--idle-cap", "1ms", "--thread", id, from)

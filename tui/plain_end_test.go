@@ -60,7 +60,7 @@ func TestThreadsPrinterStartOverFinishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	want := []string{"run r started", "agent: All tests pass.", "agent (unfinished): Next I will remove…", "== run.jsonl started over (truncated or replaced) =="}
+	want := []string{"== thread t ==", "run r started", "agent: All tests pass.", "agent (unfinished): Next I will remove…", "== run.jsonl started over (truncated or replaced) =="}
 	if !slices.Equal(got, want) {
 		t.Fatalf("printed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

@@ -7,11 +7,12 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 )
 
-// ThreadsPrinter is PlainPrinter for a source of many threads: each
-// thread's lines as PlainPrinter prints them, and, once there are two
-// threads, a "== thread ID ==" line (with the file, for a folder) before
-// the lines of a thread other than the one printed last. A log of one
-// thread prints exactly what PlainPrinter prints.
+// ThreadsPrinter is PlainPrinter for a source of any number of threads:
+// each thread's lines as PlainPrinter prints them, each run of them after a
+// "== thread ID ==" line (with the file, for a folder) whenever the thread
+// is not the one printed last — the first thread's too: lines are printed
+// as they come, before anyone can know a second thread will follow, so
+// every thread is named from its first line on.
 type ThreadsPrinter struct {
 	w       io.Writer
 	set     *fold.Threads
@@ -51,12 +52,12 @@ func (p *ThreadsPrinter) Print(updates []fold.ThreadUpdate) error {
 }
 
 // take moves what th's printer wrote into the output, after th's heading
-// when there are several threads and the last lines were another's.
+// when the last lines were another's (or none).
 func (p *ThreadsPrinter) take(th *fold.Thread) {
 	if p.buf.Len() == 0 {
 		return
 	}
-	if th != p.last && p.set.Len() > 1 {
+	if th != p.last {
 		p.out.WriteString("== thread " + plainOneLine(th.Key()))
 		if p.sources {
 			p.out.WriteString(" · " + plainOneLine(th.Source))

@@ -60,10 +60,14 @@ func isHeading(l string) bool {
 func TestThreadsPrinterOneThread(t *testing.T) {
 	for _, oneByOne := range []bool{true, false} {
 		recs := readDemo(t)
-		want := printPlain(t, recs, oneByOne)
 		for _, withSource := range []bool{false, true} {
+			heading := "== thread 82397c72-6035-488c-98cd-14bf01fc91c2 =="
+			if withSource {
+				heading = "== thread 82397c72-6035-488c-98cd-14bf01fc91c2 · demo.jsonl =="
+			}
+			want := append([]string{heading}, printPlain(t, recs, oneByOne)...)
 			got := printThreads(t, []model.Batch{{Source: "demo.jsonl", Records: recs}}, withSource, oneByOne)
-			if len(want) == 0 || !slices.Equal(got, want) {
+			if len(want) == 1 || !slices.Equal(got, want) {
 				t.Errorf("one by one %v, with source %v: %d lines, PlainPrinter prints %d; first difference at %d", oneByOne, withSource,
 					len(got), len(want), firstDiff(got, want))
 			}
@@ -81,20 +85,20 @@ func firstDiff(a, b []string) int {
 	return min(len(a), len(b))
 }
 
-// With several threads a heading comes before each change of thread, none
-// before the lines the first thread printed while it was the only one,
-// and each thread's lines are those PlainPrinter prints for it alone.
+// With several threads a heading comes before each change of thread and
+// before the first thread's lines, and each thread's lines are those
+// PlainPrinter prints for it alone.
 func TestThreadsPrinterHeadings(t *testing.T) {
 	recs := threadsRecords(t)
 	for _, withSource := range []bool{false, true} {
 		lines := printThreads(t, []model.Batch{{Source: threadsSource, Records: recs}}, withSource, true)
-		if len(lines) == 0 || isHeading(lines[0]) {
+		if len(lines) == 0 || !isHeading(lines[0]) {
 			t.Fatalf("the output starts with %q", lines[:min(1, len(lines))])
 		}
 		byThread := map[string][]string{}
 		runs := logRuns(t, recs)
 		firstID := runs[0].thread
-		cur, headings := firstID, 0
+		cur, headings := "", 0
 		for i, l := range lines {
 			if !isHeading(l) {
 				byThread[cur] = append(byThread[cur], l)
@@ -112,8 +116,8 @@ func TestThreadsPrinterHeadings(t *testing.T) {
 			if i+1 == len(lines) || isHeading(lines[i+1]) {
 				t.Fatalf("line %d: heading %q with no line of its thread after it", i, l)
 			}
-			if headings == 1 && id == firstID {
-				t.Fatalf("the first heading %q names the first thread", l)
+			if headings == 1 && id != firstID {
+				t.Fatalf("the first heading %q does not name the first thread %s", l, firstID)
 			}
 			cur = id
 		}
@@ -125,8 +129,8 @@ func TestThreadsPrinterHeadings(t *testing.T) {
 				changes++
 			}
 		}
-		if headings != changes {
-			t.Errorf("%d headings, want %d: one per change of thread between runs", headings, changes)
+		if headings != changes+1 {
+			t.Errorf("%d headings, want %d: the first thread's, and one per change of thread between runs", headings, changes+1)
 		}
 		if len(byThread) != 6 {
 			t.Fatalf("lines of %d threads, want 6", len(byThread))
@@ -154,11 +158,11 @@ func TestThreadsPrinterFolder(t *testing.T) {
 				headings = append(headings, l)
 			}
 		}
-		want := []string{"== thread thread-0001 ==", "== thread thread-0001 =="}
+		want := []string{"== thread thread-0000 ==", "== thread thread-0001 ==", "== thread thread-0001 =="}
 		if withSource {
-			want = []string{"== thread thread-0001 · logs/f0001.jsonl ==", "== thread thread-0001 · logs/f0002.jsonl =="}
+			want = []string{"== thread thread-0000 · logs/f0000.jsonl ==", "== thread thread-0001 · logs/f0001.jsonl ==", "== thread thread-0001 · logs/f0002.jsonl =="}
 		}
-		if !slices.Equal(headings, want) || isHeading(lines[0]) || !strings.Contains(lines[0], "run-0000") {
+		if !slices.Equal(headings, want) || !isHeading(lines[0]) || !strings.Contains(lines[1], "run-0000") {
 			t.Errorf("with source %v: headings %q, want %q; first line %q", withSource, headings, want, lines[0])
 		}
 	}
@@ -203,6 +207,7 @@ func TestThreadsPrinterHostileHeadings(t *testing.T) {
 	}
 	// printThreads has failed already on any control character left.
 	want := []string{
+		"== thread plain · dir/evil name.jsonl ==",
 		"== thread evilred · dir/evil name.jsonl ==",
 		"== thread two lines three · dir/evil name.jsonl ==",
 		"== thread titlebell · dir/evil name.jsonl ==",

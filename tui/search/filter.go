@@ -43,7 +43,7 @@ var categoryAliases = map[string]model.Category{
 func ParseFilter(spec string) (Filter, error) {
 	f := Filter{spec: strings.TrimSpace(spec)}
 	rest := f.spec
-	if i := strings.Index(rest, "text:"); i >= 0 {
+	if i := indexText(rest); i >= 0 {
 		f.Text = NewMatcher(strings.TrimSpace(rest[i+len("text:"):]))
 		rest = rest[:i]
 	}
@@ -63,6 +63,16 @@ func ParseFilter(spec string) (Filter, error) {
 		f.Categories = append(f.Categories, c)
 	}
 	return f, nil
+}
+
+// indexText is where "text:" begins in spec, in any case ("Text:"), or -1.
+func indexText(spec string) int {
+	for i := 0; i+len("text:") <= len(spec); i++ {
+		if strings.EqualFold(spec[i:i+len("text:")], "text:") {
+			return i
+		}
+	}
+	return -1
 }
 
 func knownCategory(c model.Category) bool {

@@ -126,3 +126,25 @@ func BenchmarkFindCommonLetter100k(b *testing.B) {
 		Find(items, steps, m, nil)
 	}
 }
+
+// Search is smart case: a query in lower case matches any case, one with
+// capitals matches them exactly; the filter's text: is read in any case.
+func TestSmartCase(t *testing.T) {
+	for _, tc := range []struct {
+		query, text string
+		match       bool
+	}{
+		{"parselength", "func ParseLength(s string)", true},
+		{"ParseLength", "func parselength(s string)", false},
+		{"ParseLength", "func ParseLength(s string)", true},
+		{"überprüfen", "Überprüfen der Länge", true},
+	} {
+		if got := NewMatcher(tc.query).In(tc.text); got != tc.match {
+			t.Errorf("%q in %q: %v, want %v", tc.query, tc.text, got, tc.match)
+		}
+	}
+	f, err := ParseFilter("Text:ParseLength")
+	if err != nil || f.Text.Query() != "ParseLength" {
+		t.Fatalf("Text: read as %+v, %v", f, err)
+	}
+}
