@@ -1,10 +1,12 @@
 package cli
 
 import (
-	"fmt"
-	"text/tabwriter"
+	"io"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/spf13/cobra"
@@ -71,13 +73,13 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 				w.Write(append(v, '\n'))
 				return w.Flush()
 			}
-			tw := tabwriter.NewWriter(opts.Stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tTITLE\tSOURCE\tRUNS\tSTEPS\tFAILED\tFIRST\tLAST")
+			rows := [][]string{{"ID", "TITLE", "SOURCE", "RUNS", "STEPS", "FAILED", "FIRST", "LAST"}}
 			for _, l := range lines {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", app.OneLine(l.ThreadID), shorten(app.OneLine(l.Title), 60),
-					app.OneLine(l.Source), l.Runs, l.Steps, l.Failed, orDash(l.First), orDash(l.Last))
+				rows = append(rows, []string{app.OneLine(l.ThreadID), shorten(app.OneLine(l.Title), 60), app.OneLine(l.Source),
+					strconv.Itoa(l.Runs), strconv.Itoa(l.Steps), strconv.Itoa(l.Failed), orDash(l.First), orDash(l.Last)})
 			}
-			return tw.Flush()
+			_, err = io.WriteString(opts.Stdout, columns(rows, 2))
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array, one object per thread")
@@ -112,10 +114,32 @@ func orDash(s *string) string {
 	return *s
 }
 
-// shorten cuts s to n characters, ending with "…" when cut.
-func shorten(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
+// shorten cuts s to n cells, ending with "…" when cut.
+func shorten(s string, n int) string { return ansi.Truncate(s, n, "…") }
+
+// columns lines rows up in columns gap cells apart, by the cells each
+// text takes on a terminal (a CJK character takes two, an emoji two, a
+// combining mark none): text/tabwriter counts characters, which put every
+// column after a wide title out of line.
+func columns(rows [][]string, gap int) string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
 	}
-	return s
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+gap))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
