@@ -1,7 +1,6 @@
 package otel
 
 import (
-	"cmp"
 	"slices"
 	"time"
 )
@@ -60,25 +59,41 @@ func fits(d, start time.Time) bool {
 // other half's, when the other half is in obs or came before, else its
 // own (the id the telemetry names, or one made from what it says). A
 // decision joined with a result in obs takes the result's arguments, so
-// the call it starts shows what it runs.
+// the call it starts shows what it runs. What it does for each half does
+// not grow with obs: a file read whole is one obs.
 func (t *Translator) join(obs []observation) {
+	type callKey struct{ place, id string }
+	type toolKey struct{ place, tool, run string }
+	byID := map[callKey][]*observation{}
+	byTool := map[toolKey][]*observation{}
 	var ds, rs []*observation
 	for i := range obs {
 		switch o := &obs[i]; o.kind {
 		case kindDecision:
 			ds = append(ds, o)
+			if o.callID != "" {
+				k := callKey{o.place.id(), o.callID}
+				byID[k] = append(byID[k], o)
+			}
+			k := toolKey{o.place.id(), o.name, o.runKey}
+			byTool[k] = append(byTool[k], o)
 		case kindTool:
 			rs = append(rs, o)
 		}
 	}
-	slices.SortStableFunc(rs, func(a, b *observation) int { return cmp.Compare(a.start.UnixNano(), b.start.UnixNano()) })
+	for _, d := range byTool {
+		slices.SortStableFunc(d, func(a, b *observation) int { return a.end.Compare(b.end) })
+	}
+	slices.SortStableFunc(rs, func(a, b *observation) int { return a.start.Compare(b.start) })
 	for _, r := range rs {
 		if r.callID == "" {
 			continue
 		}
-		for _, d := range ds {
-			if !d.paired && d.callID == r.callID && d.place == r.place {
+		k := callKey{r.place.id(), r.callID}
+		for i, d := range byID[k] {
+			if !d.paired {
 				pair(d, r)
+				byID[k] = byID[k][i+1:]
 				break
 			}
 		}
@@ -87,15 +102,8 @@ func (t *Translator) join(obs []observation) {
 		if r.paired {
 			continue
 		}
-		var best *observation
-		for _, d := range ds {
-			if !d.paired && d.place == r.place && d.name == r.name && d.runKey == r.runKey &&
-				(d.callID == "" || r.callID == "") && fits(d.end, r.start) && (best == nil || d.end.After(best.end)) {
-				best = d
-			}
-		}
-		if best != nil {
-			pair(best, r)
+		if d := nearestDecision(byTool[toolKey{r.place.id(), r.name, r.runKey}], r); d != nil {
+			pair(d, r)
 			continue
 		}
 		t.joinEarlier(r, true)
@@ -110,6 +118,27 @@ func (t *Translator) join(obs []observation) {
 			o.callID = "call-" + o.digest()
 		}
 	}
+}
+
+// nearestDecision is the latest decision of ds (in time order) not yet
+// joined that result r can be one call with.
+func nearestDecision(ds []*observation, r *observation) *observation {
+	i, _ := slices.BinarySearchFunc(ds, r.start.Add(joinSlack), func(d *observation, at time.Time) int {
+		if d.end.After(at) {
+			return 1
+		}
+		return -1
+	})
+	for i--; i >= 0; i-- {
+		d := ds[i]
+		if !fits(d.end, r.start) {
+			return nil
+		}
+		if !d.paired && (d.callID == "" || r.callID == "") {
+			return d
+		}
+	}
+	return nil
 }
 
 // pair makes a decision and a result one call.
