@@ -373,7 +373,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	case *agui.Raw:
 		d.add(c, f, &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
 	case *agui.SubagentStarted:
-		d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+		if !d.resumeSubagent(c, sub) {
+			d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+		}
 	case *agui.SubagentFinished:
 		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusCompleted

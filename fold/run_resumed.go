@@ -31,3 +31,17 @@ func (d *displayState) resumeRun(c *ctx, id string) bool {
 	}
 	return true
 }
+
+// resumeSubagent takes up again, in a run taken up again, a subagent that
+// was running when its run made way: its row is running again, not a
+// second row of the same subagent. It reports false for a subagent not
+// seen, or still running (which the verifier refuses first).
+func (d *displayState) resumeSubagent(c *ctx, id string) bool {
+	it := d.item(keySub(id))
+	if it == nil || !it.Status.Done() {
+		return false
+	}
+	it.Status = model.StatusOpen
+	touch(c, it)
+	return true
+}

@@ -100,3 +100,31 @@ func TestRunResumedFailsOnce(t *testing.T) {
 		t.Fatalf("runs %+v, %d error rows", r, n)
 	}
 }
+
+// A subagent started again in a run taken up again is the same subagent:
+// one row, running again, then ended as its next end says.
+func TestSubagentStartedAgainResumesIt(t *testing.T) {
+	f := fold.New(fold.Options{})
+	f.Apply(log(
+		`{"type":"RUN_STARTED","threadId":"t","runId":"a"}`,
+		`{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"helper"}`,
+		`{"type":"SUBAGENT_FINISHED","subagentRunId":"s"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"a"}`,
+		`{"type":"RUN_STARTED","threadId":"t","runId":"a"}`,
+		`{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"helper"}`,
+		`{"type":"SUBAGENT_ERROR","subagentRunId":"s","message":"gave up"}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"a"}`,
+	)...)
+	if d := f.Diagnostics(); len(d) != 0 {
+		t.Fatalf("problems %+v", d)
+	}
+	var subs []*model.Item
+	for _, it := range f.Items() {
+		if it.Kind == model.ItemSubagent {
+			subs = append(subs, it)
+		}
+	}
+	if len(subs) != 1 || subs[0].Status != model.StatusFailed || subs[0].Text != "gave up" {
+		t.Fatalf("subagent rows %+v", subs)
+	}
+}
