@@ -1,7 +1,9 @@
 package otel_test
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -186,6 +188,21 @@ func checkBatching(t *testing.T, tel telemetry, samples int) {
 	}
 }
 
+// checkOrders is the law for the given orders of the records: each
+// delivered at every split folds as one request in order.
+func checkOrders(t *testing.T, tel telemetry, orders [][]int) {
+	t.Helper()
+	wantLive, wantEnded := deliver(t, tel, inOrder(tel.n), nil)
+	for _, p := range orders {
+		for mask := range 1 << (tel.n - 1) {
+			live, ended := deliver(t, tel, p, splitOf(mask, tel.n))
+			if !checkSame(t, "order "+orderString(p)+" split "+cutString(splitOf(mask, tel.n)), wantLive, wantEnded, live, ended) {
+				return
+			}
+		}
+	}
+}
+
 // permutations are all orders of p.
 func permutations(p []int) [][]int {
 	if len(p) <= 1 {
@@ -267,3 +284,16 @@ func TestClaudeCodeSessionFold(t *testing.T) {
 }
 
 func msDur(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
+
+// Nested agents (a lead that calls a helper agent through a tool, the
+// helper running a researcher that fails) fold the same at every split of
+// their spans into requests, in order and in the order an exporter sends
+// them (each span when it ends, the innermost first), as in one request:
+// the subagents that were running when a request ended are taken up again
+// with their run.
+func TestGenAINestedBatchingLaw(t *testing.T) {
+	specs := nestedSpans()
+	byEnd := inOrder(len(specs))
+	slices.SortStableFunc(byEnd, func(a, b int) int { return cmp.Compare(specs[a].end, specs[b].end) })
+	checkOrders(t, genTelemetry(specs), [][]int{inOrder(len(specs)), byEnd})
+}

@@ -1,6 +1,7 @@
 package otel
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -40,10 +41,17 @@ func (t *Translator) run(th *threadState, o *observation, at time.Time) *runStat
 	return r
 }
 
-// openRun starts r, or starts it again: RUN_STARTED naming it.
+// openRun starts r, or starts it again: RUN_STARTED naming it, and the
+// subagents that were running when it made way, started again.
 func (t *Translator) openRun(th *threadState, r *runState, at time.Time) {
 	th.open = r
+	r.here = nil
 	t.emit(th, at, map[string]any{"type": "RUN_STARTED", "threadId": th.id, "runId": r.id})
+	paused := r.paused
+	r.paused = nil
+	for _, ev := range paused {
+		t.sendSub(th, r, at, ev)
+	}
 }
 
 // closeRun ends the thread's open run: what it left open is closed (a
@@ -60,10 +68,12 @@ func (t *Translator) closeRun(th *threadState) {
 	}
 	for i := len(r.subs) - 1; i >= 0; i-- {
 		t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": r.subs[i]})
-		if r.subsDone == nil {
-			r.subsDone = map[string]bool{}
+		if r.ended {
+			r.markDone(r.subs[i])
+		} else {
+			// Still running: started again when the run is.
+			r.paused = append(r.paused, r.started[r.subs[i]])
 		}
-		r.subsDone[r.subs[i]] = true
 	}
 	for _, id := range r.open {
 		t.emit(th, at, map[string]any{"type": "TOOL_CALL_END", "toolCallId": id})
@@ -167,8 +177,38 @@ func (t *Translator) startSub(th *threadState, r *runState, o *observation, at t
 	if o.desc != "" {
 		ev["description"] = o.desc
 	}
-	r.subs = append(r.subs, o.span)
+	t.sendSub(th, r, at, ev)
+}
+
+// sendSub sends a SUBAGENT_STARTED and notes the subagent open in r. AG-UI
+// checks a parent subagent within the run since its RUN_STARTED: a parent
+// that ran before the run made way is not named (its row still says who
+// called the agent).
+func (t *Translator) sendSub(th *threadState, r *runState, at time.Time, ev map[string]any) {
+	id, _ := ev["subagentRunId"].(string)
+	if p, _ := ev["parentSubagentRunId"].(string); p != "" && !r.here[p] {
+		ev = maps.Clone(ev)
+		delete(ev, "parentSubagentRunId")
+	}
+	if r.started == nil {
+		r.started = map[string]map[string]any{}
+	}
+	r.started[id] = maps.Clone(ev)
+	if r.here == nil {
+		r.here = map[string]bool{}
+	}
+	r.here[id] = true
+	r.subs = append(r.subs, id)
 	t.emit(th, at, ev)
+}
+
+// markDone notes that subagent id ended in r.
+func (r *runState) markDone(id string) {
+	if r.subsDone == nil {
+		r.subsDone = map[string]bool{}
+	}
+	r.subsDone[id] = true
+	delete(r.started, id)
 }
 
 // tag is the subagent run id an event of subagent sub carries in run r:
@@ -199,10 +239,7 @@ func (t *Translator) agentEnd(th *threadState, o *observation, at time.Time) {
 			t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": o.span})
 		}
 		r.subs = slices.DeleteFunc(r.subs, func(s string) bool { return s == o.span })
-		if r.subsDone == nil {
-			r.subsDone = map[string]bool{}
-		}
-		r.subsDone[o.span] = true
+		r.markDone(o.span)
 		t.waitAbove(th, o, at)
 		return
 	}

@@ -231,6 +231,13 @@ type runState struct {
 	// does not let a run use again.
 	subs     []string
 	subsDone map[string]bool
+	// started are the SUBAGENT_STARTED events of the subagents not ended,
+	// paused those of the subagents that were running when the run made
+	// way (started again with it), here the subagents started since the
+	// run's last RUN_STARTED.
+	started map[string]map[string]any
+	paused  []map[string]any
+	here    map[string]bool
 	// ended says the run's own agent ended it, failed when failed says,
 	// why; a run that only made way for another is taken up again when
 	// something of it comes.
