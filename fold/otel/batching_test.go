@@ -297,3 +297,22 @@ func TestGenAINestedBatchingLaw(t *testing.T) {
 	slices.SortStableFunc(byEnd, func(a, b int) int { return cmp.Compare(specs[a].end, specs[b].end) })
 	checkOrders(t, genTelemetry(specs), [][]int{inOrder(len(specs)), byEnd})
 }
+
+// Claude Code's spans (its traces, a beta) fold the same however they are
+// cut into requests and in whatever order they come: a span waits for the
+// interaction around it, which is its run.
+func TestClaudeCodeSpansBatchingLaw(t *testing.T) {
+	tr := "11111111111111111111111111111111"
+	specs := []spanSpec{
+		{trace: tr, id: "0000000000000011", name: "claude_code.interaction", start: 0, end: 3000,
+			kv: []any{"session.id", "sess-2", "user_prompt", "list files"}},
+		{trace: tr, id: "0000000000000012", parent: "0000000000000011", name: "claude_code.llm_request", start: 100, end: 400,
+			kv: []any{"session.id", "sess-2", "model", "claude-haiku", "input_tokens", 10, "output_tokens", 3}},
+		{trace: tr, id: "0000000000000013", parent: "0000000000000011", name: "claude_code.tool", start: 500, end: 2500,
+			kv: []any{"session.id", "sess-2", "tool_name", "Bash", "tool_use_id", "toolu_9", "duration_ms", 2000,
+				"tool_input", `{"command":"ls -la"}`}},
+		{trace: tr, id: "0000000000000014", parent: "0000000000000013", name: "claude_code.tool.blocked_on_user", start: 500, end: 1500,
+			kv: []any{"session.id", "sess-2", "decision", "accept", "source", "user_temporary"}},
+	}
+	checkBatching(t, genTelemetry(specs), 0)
+}

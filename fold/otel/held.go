@@ -1,6 +1,7 @@
 package otel
 
 import (
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -82,6 +83,9 @@ func (t *Translator) placed(h heldSpan) bool {
 			return false
 		}
 	}
+	if !t.runKnown(h) {
+		return false
+	}
 	if h.trace == "" || conversation(a, h.res) != "" {
 		return true
 	}
@@ -99,4 +103,24 @@ func (t *Translator) placed(h heldSpan) bool {
 		return !named
 	})
 	return named
+}
+
+// runKnown reports whether the run of a Claude Code span is known: it
+// names its prompt, is the interaction, or an interaction above it came,
+// or its trace's root did (then there is none). Other spans' runs are
+// their traces.
+func (t *Translator) runKnown(h heldSpan) bool {
+	name := h.span.Name()
+	if !strings.HasPrefix(name, "claude_code.") || name == ccInteraction || str(h.span.Attributes(), "prompt.id") != "" {
+		return true
+	}
+	if _, ok := t.roots.get(h.trace); ok {
+		return true
+	}
+	found := false
+	t.ancestors(spanKey(h.trace, hexSpan(h.span.SpanID())), func(_ string, info spanInfo) bool {
+		found = info.interaction || info.promptID != ""
+		return !found
+	})
+	return found
 }
