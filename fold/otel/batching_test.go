@@ -316,3 +316,28 @@ func TestClaudeCodeSpansBatchingLaw(t *testing.T) {
 	}
 	checkBatching(t, genTelemetry(specs), 0)
 }
+
+// Codex's events fold the same at every split into requests, in order: a
+// decision that opened its call in one request, and its result in the
+// next, are one step with the command its arguments name. (Out of order
+// they may not: a Codex turn has no id, docs/OTEL.md.)
+func TestCodexBatchingSplits(t *testing.T) {
+	specs := []logSpec{
+		cxEvent(0, "user_prompt", "prompt", "fix the build", "prompt_length", "13"),
+		cxEvent(100, "tool_decision", "tool_name", "shell", "call_id", "c1", "decision", "approved", "source", "config"),
+		cxEvent(300, "tool_result", "tool_name", "shell", "call_id", "c1", "arguments", `{"command":["bash","-lc","go build ./..."]}`,
+			"output", "ok", "success", "true", "duration_ms", "150"),
+		cxEvent(400, "tool_result", "tool_name", "apply_patch", "call_id", "c2",
+			"arguments", `{"input":"*** Begin Patch\n*** Update File: main.go\n@@\n-a\n+b\n*** End Patch"}`, "output", "done", "success", "true", "duration_ms", "3"),
+		cxEvent(500, "sse_event", "event.kind", "response.completed", "input_token_count", "900", "output_token_count", "40"),
+		cxEvent(600, "user_prompt", "prompt_length", "5"),
+		cxEvent(700, "tool_decision", "tool_name", "shell", "call_id", "c3", "decision", "denied", "source", "user"),
+	}
+	checkOrders(t, telemetry{n: len(specs), send: func(tr *otel.Translator, recs []int) {
+		var req []logSpec
+		for _, i := range recs {
+			req = append(req, specs[i])
+		}
+		tr.AddLogs(logs(cxResource, req...))
+	}}, [][]int{inOrder(len(specs))})
+}
