@@ -341,3 +341,23 @@ func TestCodexBatchingSplits(t *testing.T) {
 		tr.AddLogs(logs(cxResource, req...))
 	}}, [][]int{inOrder(len(specs))})
 }
+
+// Two runs of one conversation that overlap (a model call of another
+// trace while the nested agents run) fold the same at every split, in
+// order and in an exporter's order: the run that makes way for the other
+// takes its running subagents with it, and they end as their spans say
+// (the researcher failed) when it is taken up again.
+func TestGenAIOverlappingRunsBatchingLaw(t *testing.T) {
+	specs := append(nestedSpans(), spanSpec{trace: "22222222222222222222222222222222", id: "00000000000000f1", name: "chat gpt-4o",
+		start: 420, end: 450, kv: []any{"gen_ai.operation.name", "chat", "gen_ai.conversation.id", "c", "gen_ai.request.model", "gpt-4o",
+			"gen_ai.usage.input_tokens", 1, "gen_ai.usage.output_tokens", 1}})
+	byEnd := inOrder(len(specs))
+	slices.SortStableFunc(byEnd, func(a, b int) int { return cmp.Compare(specs[a].end, specs[b].end) })
+	checkOrders(t, genTelemetry(specs), [][]int{inOrder(len(specs)), byEnd})
+	tr := otel.New(otel.Options{})
+	tr.AddTraces(traces(genResource, specs...))
+	th := thread(t, foldAll(t, tr.Flush(), tr.Finish()), "support-bot/h1/c")
+	if s := items(th, model.ItemSubagent); len(s) != 2 || s[1].Status != model.StatusFailed {
+		t.Fatalf("subagents %+v", s)
+	}
+}

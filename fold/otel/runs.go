@@ -29,7 +29,7 @@ func (t *Translator) run(th *threadState, o *observation, at time.Time) *runStat
 		key = "run-" + strconv.Itoa(th.runsMade)
 	}
 	if th.open != nil {
-		t.closeRun(th)
+		t.closeRun(th, false)
 	}
 	r, ok := th.runs.get(key)
 	if !ok {
@@ -58,9 +58,10 @@ func (t *Translator) openRun(th *threadState, r *runState, at time.Time) {
 // tool call with no result stays without one, a subagent still running
 // finishes), then RUN_FINISHED with the run's token usage so far, or
 // RUN_ERROR when its agent failed. A run its agent did not end ends at
-// its last event: it only makes way, and is taken up again when more of
-// it comes.
-func (t *Translator) closeRun(th *threadState) {
+// its last event. Unless final (its agent's end, or the telemetry's), the
+// run only makes way and is taken up again when more of it comes, with
+// the subagents that were running.
+func (t *Translator) closeRun(th *threadState, final bool) {
 	r := th.open
 	at := r.last
 	if r.ended {
@@ -68,11 +69,13 @@ func (t *Translator) closeRun(th *threadState) {
 	}
 	for i := len(r.subs) - 1; i >= 0; i-- {
 		t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": r.subs[i]})
-		if r.ended {
-			r.markDone(r.subs[i])
+	}
+	for _, id := range r.subs {
+		if ev := r.started[id]; ev != nil && !final {
+			// Still running: started again when the run is, parents first.
+			r.paused = append(r.paused, ev)
 		} else {
-			// Still running: started again when the run is.
-			r.paused = append(r.paused, r.started[r.subs[i]])
+			r.markDone(id)
 		}
 	}
 	for _, id := range r.open {
@@ -111,7 +114,7 @@ func (t *Translator) endRun(th *threadState, r *runState, at time.Time, failed b
 	}
 	if th.open != r {
 		if th.open != nil {
-			t.closeRun(th)
+			t.closeRun(th, false)
 		}
 		t.openRun(th, r, at)
 	}
@@ -120,7 +123,7 @@ func (t *Translator) endRun(th *threadState, r *runState, at time.Time, failed b
 		r.endAt = r.last
 	}
 	th.cur = r
-	t.closeRun(th)
+	t.closeRun(th, true)
 }
 
 // settleRuns leaves open, once a request is mapped, the run that one
@@ -135,7 +138,7 @@ func (t *Translator) settleRuns(th *threadState) {
 		return
 	}
 	if th.open != nil {
-		t.closeRun(th)
+		t.closeRun(th, false)
 	}
 	if want != nil {
 		t.openRun(th, want, th.lastAt)
