@@ -229,16 +229,18 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	switch e := ev.(type) {
 	case *agui.RunStarted:
 		d.RunID = e.RunID
-		run := &model.Run{ThreadID: e.ThreadID, RunID: e.RunID, ParentRunID: e.ParentRunID, Status: model.StatusRunning,
-			Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
-		if e.ParentRunID == "" && e.Input != nil {
-			run.ParentRunID = e.Input.ParentRunID
+		if !d.resumeRun(c, e.RunID) {
+			run := &model.Run{ThreadID: e.ThreadID, RunID: e.RunID, ParentRunID: e.ParentRunID, Status: model.StatusRunning,
+				Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
+			if e.ParentRunID == "" && e.Input != nil {
+				run.ParentRunID = e.Input.ParentRunID
+			}
+			if d.cow != nil {
+				d.cow.runs[run] = struct{}{}
+			}
+			d.Runs = append(d.Runs, run)
+			d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
 		}
-		if d.cow != nil {
-			d.cow.runs[run] = struct{}{}
-		}
-		d.Runs = append(d.Runs, run)
-		d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				d.snapshotMessage(c, f, &e.Input.Messages[i], kinds)
@@ -256,6 +258,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		pending := f.Reduce.pendingToolCalls(e)
 		if run != nil {
 			run.Status, run.Outcome, run.Ended, run.LastSeq = status, outcome, c.at, c.seq
+			run.Error, run.ErrorCode = "", ""
 			run.Result = limitData(e.Result)
 			run.PendingToolCalls = pending
 			if len(e.Usage) > 0 {
@@ -278,7 +281,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		}
 	case *agui.RunError:
 		runID := d.RunID
+		again := false
 		if run := d.run(runID); run != nil && !run.Status.Done() {
+			again = run.Error != "" && run.Error == e.Message && run.ErrorCode == e.Code
 			run.Status, run.Error, run.ErrorCode, run.Ended, run.LastSeq = model.StatusFailed, e.Message, e.Code, c.at, c.seq
 			if len(e.Usage) > 0 {
 				run.Usage, _ = agui.MarshalValue(e.Usage)
@@ -290,7 +295,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			it.Status = model.StatusFailed
 			touch(c, it)
 		}
-		d.add(c, f, &model.Item{ID: runID, Kind: model.ItemError, Status: model.StatusFailed, Text: e.Message, Name: e.Code, SubagentRunID: sub})
+		if !again {
+			d.add(c, f, &model.Item{ID: runID, Kind: model.ItemError, Status: model.StatusFailed, Text: e.Message, Name: e.Code, SubagentRunID: sub})
+		}
 	case *agui.StepStarted:
 		d.add(c, f, &model.Item{ID: e.StepName, Kind: model.ItemPhase, Status: model.StatusOpen, Name: e.StepName, SubagentRunID: sub})
 	case *agui.StepFinished:
@@ -366,7 +373,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 	case *agui.Raw:
 		d.add(c, f, &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
 	case *agui.SubagentStarted:
-		d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+		if !d.resumeSubagent(c, sub) {
+			d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+		}
 	case *agui.SubagentFinished:
 		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusCompleted

@@ -47,6 +47,15 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds ToolKinds, sub string) *model.Step {
 	if s := d.step(e.ToolCallID); s != nil {
 		s.ToolName = e.ToolCallName
+		// A call started again says what upstream knows now: telemetry
+		// learns a command from its result, after its decision started
+		// the call (docs/OTEL.md).
+		if cat, ok := e.Metadata.String("category"); ok {
+			s.Category = categoryOr(cat)
+		}
+		if loc, ok := e.Metadata.String("location"); ok && loc != "" {
+			s.Location = loc
+		}
 		d.touchStep(c, s)
 		return s
 	}

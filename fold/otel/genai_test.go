@@ -105,17 +105,16 @@ func TestGenAIOutOfOrder(t *testing.T) {
 
 // Live, spans come as their exporter sends them: the children before the
 // agent that encloses them, in requests of their own. The run is the same.
-// When only the agent names the conversation, the trace stays in the
-// thread its first spans went to, so the run is not split.
+// When only the agent names the conversation, the spans before it wait
+// for it, and the run is in the conversation's thread all the same.
 func TestGenAILive(t *testing.T) {
 	for _, named := range []bool{true, false} {
 		specs := genSpans()
-		want := "support-bot/h1/trace-" + genTrace
+		want := "support-bot/h1/conv-1"
 		if named {
 			for i := range specs {
 				specs[i].kv = append(specs[i].kv, "gen_ai.conversation.id", "conv-1")
 			}
-			want = "support-bot/h1/conv-1"
 		}
 		tr := otel.New(otel.Options{})
 		var batches [][]model.Record
@@ -231,8 +230,9 @@ func TestGenAINestedLive(t *testing.T) {
 		batches = append(batches, tr.Flush())
 	}
 	ts := foldAll(t, batches...)
-	// Only the lead names the conversation, and it comes last.
-	th := thread(t, ts, "support-bot/h1/trace-"+genTrace)
+	// Only the lead names the conversation, and it comes last: what came
+	// before it waited for it.
+	th := thread(t, ts, "support-bot/h1/c")
 	if s := th.Fold.Steps(); len(s) != 3 {
 		t.Fatalf("steps %+v", s)
 	}

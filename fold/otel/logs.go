@@ -92,7 +92,7 @@ func logTime(lr plog.LogRecord) time.Time {
 func (t *Translator) logObservation(res pcommon.Map, lr plog.LogRecord) (observation, bool) {
 	name := eventName(res, lr)
 	a := lr.Attributes()
-	o := observation{order: t.nextOrder(), trace: hexTrace(lr.TraceID()), span: hexSpan(lr.SpanID())}
+	o := observation{order: t.nextOrder(), trace: hexTrace(lr.TraceID()), span: hexSpan(lr.SpanID()), fromLog: true}
 	o.instant(logTime(lr))
 	o.place = t.logPlace(res, a, o.trace)
 	switch name {
@@ -104,6 +104,7 @@ func (t *Translator) logObservation(res pcommon.Map, lr plog.LogRecord) (observa
 		o.kind = kindDecision
 		o.name = str(a, "tool_name")
 		o.callID = str(a, "tool_use_id", "call_id", "gen_ai.tool.call.id")
+		o.named = o.callID != ""
 		o.decision = decisionWord(str(a, "decision", "decision_type"))
 		o.source = str(a, "source", "decision_source")
 		o.args = str(a, "tool_input", "tool_parameters", "arguments")
@@ -113,6 +114,7 @@ func (t *Translator) logObservation(res pcommon.Map, lr plog.LogRecord) (observa
 		o.kind = kindTool
 		o.name = str(a, "tool_name")
 		o.callID = str(a, "tool_use_id", "call_id", "gen_ai.tool.call.id")
+		o.named = o.callID != ""
 		o.args = str(a, "tool_input", "tool_parameters", "arguments")
 		o.hasArgs = o.args != ""
 		o.result = str(a, "tool_output", "output", "tool_result")

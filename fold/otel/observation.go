@@ -24,6 +24,22 @@ const (
 	kindError
 )
 
+// rank orders observations of the same time: an agent's start before
+// what it does, a decision before the call it allows.
+func (k kind) rank() int {
+	switch k {
+	case kindAgent:
+		return 0
+	case kindPrompt:
+		return 1
+	case kindDecision:
+		return 2
+	case kindTool:
+		return 3
+	}
+	return 4
+}
+
 // place is where an observation belongs: a conversation of a service on a
 // host. Its id names the thread.
 type place struct{ service, host, conv string }
@@ -65,8 +81,14 @@ type observation struct {
 	name string
 	// provider is the model's provider (chat).
 	provider string
-	// callID is the tool call's id.
+	// callID is the tool call's id; named says the telemetry named it
+	// (else it is the other half's, or made up: join.go).
 	callID string
+	named  bool
+	// paired says a decision and a result were joined (join.go).
+	paired bool
+	// fromLog says it is a log event, whose halves are joined by time.
+	fromLog bool
 	// args and result are the tool's arguments (JSON text, usually) and
 	// result, as recorded ("" when not).
 	args, result string

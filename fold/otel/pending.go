@@ -53,9 +53,11 @@ func (t *Translator) settlePending() {
 			continue
 		}
 		th := t.threads[p.thread]
-		if th == nil || th.open == nil || (th.open.key != p.runKey && (p.trace == "" || th.open.trace != p.trace)) {
+		if th == nil {
 			continue
 		}
-		t.finishRun(th, known(p.end), p.failed, p.errText)
+		if r, ok := th.runs.get(p.runKey); ok {
+			t.endRun(th, r, known(p.end), p.failed, p.errText)
+		}
 	}
 }

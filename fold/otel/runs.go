@@ -1,55 +1,82 @@
 package otel
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
 )
 
 // run returns the run o belongs to, open: the thread's open run when o
-// names none or names it (or shares its trace); else the open run ends and
-// o's run starts. A run that already ended and gets more (a late event)
-// starts again as a continuation: id~2, whose parent is the part before.
+// names none or names it (or shares its trace); else the open run makes
+// way and o's run starts, or starts again when it ran before. AG-UI has
+// one open run per thread, and telemetry comes in any order: something
+// of a run that made way, or that ended, comes later than something of
+// the next. It is shown in its own run, taken up again under its own id
+// (the fold resumes a run whose RUN_STARTED names it again), never in a
+// run made up for it: the runs are those that one request in order
+// gives.
 func (t *Translator) run(th *threadState, o *observation, at time.Time) *runState {
 	key := o.runKey
 	if r := th.open; r != nil && !o.newRun {
 		if key == "" || r.key == key || (o.trace != "" && r.trace == o.trace) {
+			th.cur = r
 			return r
 		}
 	}
 	if key == "" {
-		th.runs++
-		key = "run-" + strconv.Itoa(th.runs)
+		th.runsMade++
+		key = "run-" + strconv.Itoa(th.runsMade)
 	}
 	if th.open != nil {
-		t.finishRun(th, th.open.last, false, "")
+		t.closeRun(th, false)
 	}
-	id, parent := key, ""
-	if n := th.done[key]; n > 0 {
-		id = key + "~" + strconv.Itoa(n+1)
-		parent = key
-		if n > 1 {
-			parent = key + "~" + strconv.Itoa(n)
-		}
+	r, ok := th.runs.get(key)
+	if !ok {
+		r = &runState{key: key, id: key, trace: o.trace, last: at}
+		th.runs.put(key, r)
 	}
-	ev := map[string]any{"type": "RUN_STARTED", "threadId": th.id, "runId": id}
-	if parent != "" {
-		ev["parentRunId"] = parent
-	}
-	r := &runState{key: key, id: id, trace: o.trace, last: at}
-	th.open = r
-	t.emit(th, at, ev)
+	t.openRun(th, r, at)
+	th.cur = r
 	return r
 }
 
-// finishRun ends the thread's open run: what it left open is closed (a
+// openRun starts r, or starts it again: RUN_STARTED naming it, and the
+// subagents that were running when it made way, started again.
+func (t *Translator) openRun(th *threadState, r *runState, at time.Time) {
+	th.open = r
+	r.here = nil
+	t.emit(th, at, map[string]any{"type": "RUN_STARTED", "threadId": th.id, "runId": r.id})
+	paused := r.paused
+	r.paused = nil
+	for _, ev := range paused {
+		t.sendSub(th, r, at, ev)
+	}
+}
+
+// closeRun ends the thread's open run: what it left open is closed (a
 // tool call with no result stays without one, a subagent still running
-// finishes), then RUN_FINISHED with the run's token usage, or RUN_ERROR
-// when the agent failed.
-func (t *Translator) finishRun(th *threadState, at time.Time, failed bool, why string) {
+// finishes), then RUN_FINISHED with the run's token usage so far, or
+// RUN_ERROR when its agent failed. A run its agent did not end ends at
+// its last event. Unless final (its agent's end, or the telemetry's), the
+// run only makes way and is taken up again when more of it comes, with
+// the subagents that were running.
+func (t *Translator) closeRun(th *threadState, final bool) {
 	r := th.open
+	at := r.last
+	if r.ended {
+		at = r.endAt
+	}
 	for i := len(r.subs) - 1; i >= 0; i-- {
 		t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": r.subs[i]})
+	}
+	for _, id := range r.subs {
+		if ev := r.started[id]; ev != nil && !final {
+			// Still running: started again when the run is, parents first.
+			r.paused = append(r.paused, ev)
+		} else {
+			r.markDone(id)
+		}
 	}
 	for _, id := range r.open {
 		t.emit(th, at, map[string]any{"type": "TOOL_CALL_END", "toolCallId": id})
@@ -58,29 +85,72 @@ func (t *Translator) finishRun(th *threadState, at time.Time, failed bool, why s
 		}
 	}
 	r.subs, r.open = nil, nil
-	if failed {
+	u := usageList(r.usage)
+	if r.failed {
+		why := r.why
 		if why == "" {
 			why = "the agent failed"
 		}
 		ev := map[string]any{"type": "RUN_ERROR", "message": why}
-		if u := usageList(r.usage); len(u) > 0 {
+		if len(u) > 0 {
 			ev["usage"] = u
 		}
 		t.emit(th, at, ev)
 	} else {
 		ev := map[string]any{"type": "RUN_FINISHED", "threadId": th.id, "runId": r.id}
-		if u := usageList(r.usage); len(u) > 0 {
+		if len(u) > 0 {
 			ev["usage"] = u
 		}
 		t.emit(th, at, ev)
 	}
-	th.done[r.key]++
 	th.open = nil
+}
+
+// endRun ends run r for good, as its agent (or the end of the telemetry)
+// says: at, failed or not. An end that came already changes nothing.
+func (t *Translator) endRun(th *threadState, r *runState, at time.Time, failed bool, why string) {
+	if r.ended && th.open != r {
+		return
+	}
+	if th.open != r {
+		if th.open != nil {
+			t.closeRun(th, false)
+		}
+		t.openRun(th, r, at)
+	}
+	r.ended, r.failed, r.why, r.endAt = true, failed, why, at
+	if at.IsZero() || at.Before(r.last) {
+		r.endAt = r.last
+	}
+	th.cur = r
+	t.closeRun(th, true)
+}
+
+// settleRuns leaves open, once a request is mapped, the run that one
+// request in order would leave open: the run of the thread's latest event,
+// unless its agent ended it.
+func (t *Translator) settleRuns(th *threadState) {
+	var want *runState
+	if r, ok := th.runs.get(th.lastRun); ok && !r.ended {
+		want = r
+	}
+	if th.open == want {
+		return
+	}
+	if th.open != nil {
+		t.closeRun(th, false)
+	}
+	if want != nil {
+		t.openRun(th, want, th.lastAt)
+	}
 }
 
 // agentStart opens a run for an agent that no other agent of its run
 // encloses, and a subagent run for one that another encloses.
 func (t *Translator) agentStart(th *threadState, o *observation, at time.Time) {
+	if r, ok := th.runs.get(o.runKey); ok && r.ended && !o.nested {
+		return // its run ended already: the agent's span came twice
+	}
 	r := t.run(th, o, at)
 	if o.nested {
 		t.startSub(th, r, o, at)
@@ -110,8 +180,38 @@ func (t *Translator) startSub(th *threadState, r *runState, o *observation, at t
 	if o.desc != "" {
 		ev["description"] = o.desc
 	}
-	r.subs = append(r.subs, o.span)
+	t.sendSub(th, r, at, ev)
+}
+
+// sendSub sends a SUBAGENT_STARTED and notes the subagent open in r. AG-UI
+// checks a parent subagent within the run since its RUN_STARTED: a parent
+// that ran before the run made way is not named (its row still says who
+// called the agent).
+func (t *Translator) sendSub(th *threadState, r *runState, at time.Time, ev map[string]any) {
+	id, _ := ev["subagentRunId"].(string)
+	if p, _ := ev["parentSubagentRunId"].(string); p != "" && !r.here[p] {
+		ev = maps.Clone(ev)
+		delete(ev, "parentSubagentRunId")
+	}
+	if r.started == nil {
+		r.started = map[string]map[string]any{}
+	}
+	r.started[id] = maps.Clone(ev)
+	if r.here == nil {
+		r.here = map[string]bool{}
+	}
+	r.here[id] = true
+	r.subs = append(r.subs, id)
 	t.emit(th, at, ev)
+}
+
+// markDone notes that subagent id ended in r.
+func (r *runState) markDone(id string) {
+	if r.subsDone == nil {
+		r.subsDone = map[string]bool{}
+	}
+	r.subsDone[id] = true
+	delete(r.started, id)
 }
 
 // tag is the subagent run id an event of subagent sub carries in run r:
@@ -126,8 +226,7 @@ func (r *runState) tag(sub string) string {
 
 // agentEnd ends the run of an outermost agent (RUN_ERROR when its span
 // failed), or the subagent run of a nested one (SUBAGENT_ERROR when it
-// failed). An agent whose run ended already (it came late) changes
-// nothing.
+// failed). An agent whose end came already changes nothing.
 func (t *Translator) agentEnd(th *threadState, o *observation, at time.Time) {
 	if o.nested {
 		r := t.run(th, o, at)
@@ -143,20 +242,13 @@ func (t *Translator) agentEnd(th *threadState, o *observation, at time.Time) {
 			t.emit(th, at, map[string]any{"type": "SUBAGENT_FINISHED", "subagentRunId": o.span})
 		}
 		r.subs = slices.DeleteFunc(r.subs, func(s string) bool { return s == o.span })
-		if r.subsDone == nil {
-			r.subsDone = map[string]bool{}
-		}
-		r.subsDone[o.span] = true
+		r.markDone(o.span)
 		t.waitAbove(th, o, at)
 		return
 	}
-	r := th.open
-	mine := r != nil && (r.key == o.runKey || (o.trace != "" && r.trace == o.trace))
-	if !mine {
-		if th.done[o.runKey] > 0 {
-			return
-		}
-		r = t.run(th, o, at)
+	if r, ok := th.runs.get(o.runKey); ok && r.ended {
+		return
 	}
-	t.finishRun(th, at, o.failed, o.errText)
+	r := t.run(th, o, at)
+	t.endRun(th, r, at, o.failed, o.errText)
 }

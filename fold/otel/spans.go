@@ -111,8 +111,9 @@ func conversation(attrs ...pcommon.Map) string {
 }
 
 // learnSpans remembers every span of td (and the conversation each trace
-// names) before any is mapped, so a span is placed by what its whole
-// batch says: its ancestors' conversation, whether an agent encloses it.
+// names, and which traces' roots came) before any is mapped, so a span is
+// placed by what its whole batch says: its ancestors' conversation,
+// whether an agent encloses it.
 func (t *Translator) learnSpans(td ptrace.Traces) {
 	forSpans(td, func(res pcommon.Map, sp ptrace.Span) {
 		a := sp.Attributes()
@@ -124,6 +125,8 @@ func (t *Translator) learnSpans(td ptrace.Traces) {
 			interaction: sp.Name() == ccInteraction}
 		if p := hexSpan(sp.ParentSpanID()); p != "" {
 			info.parent = spanKey(trace, p)
+		} else {
+			t.roots.put(trace, struct{}{})
 		}
 		switch info.role {
 		case roleTool:
@@ -170,14 +173,6 @@ func (t *Translator) ancestors(key string, f func(key string, info spanInfo) boo
 			return
 		}
 	}
-}
-
-// spanObservations maps every span of td that the mapping knows.
-func (t *Translator) spanObservations(td ptrace.Traces, out []observation) []observation {
-	forSpans(td, func(res pcommon.Map, sp ptrace.Span) {
-		out = t.spanObservation(res, sp, out)
-	})
-	return out
 }
 
 // spanObservation maps one span (a Claude Code interaction that records

@@ -5,36 +5,21 @@ import (
 	"time"
 )
 
-// callID gives o a tool call id when its telemetry names none: the
-// oldest call of the same tool still waiting for its result (a result
-// event of an older Claude Code), else a new one.
-func (t *Translator) callID(th *threadState, o *observation) {
-	if o.callID != "" {
-		return
-	}
-	if w := th.waiting[o.name]; len(w) > 0 && o.kind == kindTool {
-		o.callID = w[0]
-		return
-	}
-	o.callID = "call-" + th.next()
-}
-
-// later is the open run for what updates a step already shown: its own
-// run when still open, else whichever is; a run of its own again only
-// when none is.
-func (t *Translator) later(th *threadState, o *observation, at time.Time) *runState {
-	if th.open != nil {
-		return th.open
-	}
-	return t.run(th, o, at)
-}
-
-// startCall opens a tool call (TOOL_CALL_START, with the builtin category
-// and location of an agent's own tool), and closes its arguments when
-// they are known or no more will come.
-func (t *Translator) startCall(th *threadState, r *runState, o *observation, at time.Time, closeArgs bool) *callState {
-	c := &callState{started: true, run: r.id, sub: r.tag(o.sub)}
+// startCall opens a tool call in run r: TOOL_CALL_START (with the builtin
+// category and location of an agent's own tool), and its arguments and
+// TOOL_CALL_END when they are known or no more will come (closed). A call
+// left open is pending until its arguments come; arguments learnt after
+// the call closed come with the call started again (restart).
+func (t *Translator) startCall(th *threadState, r *runState, o *observation, at time.Time, closed bool) *callState {
+	c := &callState{started: true, run: r.key, sub: r.tag(o.sub)}
 	th.calls.put(o.callID, c)
+	t.sendCall(th, r, c, o, at, closed)
+	return c
+}
+
+// sendCall sends a call's TOOL_CALL_START, and its arguments and
+// TOOL_CALL_END when closed or the arguments are known.
+func (t *Translator) sendCall(th *threadState, r *runState, c *callState, o *observation, at time.Time, closed bool) {
 	name := o.name
 	if name == "" {
 		name = "tool"
@@ -44,26 +29,37 @@ func (t *Translator) startCall(th *threadState, r *runState, o *observation, at 
 		ev["metadata"] = md
 	}
 	t.emitAs(th, at, c.sub, ev)
+	c.ended = false
 	r.open = append(r.open, o.callID)
-	th.waiting[o.name] = append(th.waiting[o.name], o.callID)
-	if closeArgs || o.hasArgs {
-		t.endArgs(th, r, c, o, at)
-	}
-	return c
-}
-
-// endArgs sends a call's arguments and TOOL_CALL_END, when the call is
-// open in run r.
-func (t *Translator) endArgs(th *threadState, r *runState, c *callState, o *observation, at time.Time) {
-	if c.ended || !slices.Contains(r.open, o.callID) {
-		return
-	}
 	if o.args != "" {
 		t.emitAs(th, at, c.sub, map[string]any{"type": "TOOL_CALL_ARGS", "toolCallId": o.callID, "delta": o.args})
+		c.hasArgs = true
 	}
-	t.emitAs(th, at, c.sub, map[string]any{"type": "TOOL_CALL_END", "toolCallId": o.callID})
+	if closed || c.hasArgs {
+		t.endCall(th, r, c, o.callID, at)
+	}
+}
+
+// endCall sends TOOL_CALL_END for a call open in run r.
+func (t *Translator) endCall(th *threadState, r *runState, c *callState, id string, at time.Time) {
+	if c.ended || !slices.Contains(r.open, id) {
+		return
+	}
+	t.emitAs(th, at, c.sub, map[string]any{"type": "TOOL_CALL_END", "toolCallId": id})
 	c.ended = true
-	r.open = slices.DeleteFunc(r.open, func(id string) bool { return id == o.callID })
+	r.open = slices.DeleteFunc(r.open, func(x string) bool { return x == id })
+}
+
+// restart gives a call started without its arguments (by its decision)
+// the arguments its result brings: the call is started again with them,
+// and with the location they name, so its label says what it ran.
+func (t *Translator) restart(th *threadState, r *runState, c *callState, o *observation, at time.Time) {
+	if !o.hasArgs || c.hasArgs {
+		t.endCall(th, r, c, o.callID, at)
+		return
+	}
+	t.endCall(th, r, c, o.callID, at)
+	t.sendCall(th, r, c, o, at, true)
 }
 
 // toolMetadata is what TOOL_CALL_START says of an agent's own tool: its
@@ -85,31 +81,39 @@ func (t *Translator) toolMetadata(o *observation) map[string]any {
 }
 
 // toolStart is a tool's start: its call opens (in its run) with its
-// arguments, unless it was open already.
+// arguments, unless its decision opened it already, which then learns
+// the arguments.
 func (t *Translator) toolStart(th *threadState, o *observation, at time.Time) {
-	t.callID(th, o)
-	if c, ok := th.calls.get(o.callID); ok {
-		if th.open != nil && o.hasArgs {
-			t.endArgs(th, th.open, c, o, at)
-		}
+	c, ok := th.calls.get(o.callID)
+	if ok && (c.resulted || c.hasArgs || !o.hasArgs) {
 		return
 	}
-	t.startCall(th, t.run(th, o, at), o, at, true)
+	r := t.run(th, o, at)
+	if ok {
+		t.restart(th, r, c, o, at)
+		return
+	}
+	t.startCall(th, r, o, at, true)
 }
 
 // toolEnd is a tool's result: TOOL_CALL_RESULT, failed or cancelled as
-// the telemetry says. A call that has its result already is left as it is.
+// the telemetry says. A call that has its result already is left as it
+// is. A result that no decision came for (yet) waits for one (join.go).
 func (t *Translator) toolEnd(th *threadState, o *observation, at time.Time) {
 	c, ok := th.calls.get(o.callID)
 	if ok && c.resulted {
 		return
 	}
-	r := t.later(th, o, at)
+	r := t.run(th, o, at)
 	if !ok {
 		c = t.startCall(th, r, o, at, true)
+	} else {
+		t.restart(th, r, c, o, at)
 	}
-	t.endArgs(th, r, c, o, at)
 	t.result(th, c, o, at)
+	if !o.paired && o.fromLog {
+		th.addHalf(half{named: o.named, callID: o.callID, tool: o.name, runKey: o.runKey, at: o.start})
+	}
 }
 
 // result sends a call's TOOL_CALL_RESULT.
@@ -150,46 +154,42 @@ func (t *Translator) result(th *threadState, c *callState, o *observation, at ti
 	}
 	t.emitAs(th, at, c.sub, ev)
 	c.resulted = true
-	th.waiting[o.name] = slices.DeleteFunc(th.waiting[o.name], func(id string) bool { return id == o.callID })
-	if len(th.waiting[o.name]) == 0 {
-		delete(th.waiting, o.name)
-	}
 }
 
 // decide shows a tool decision like a permission answer (an activity of
 // type "permission" naming the tool, the call, the decision and who made
-// it) and opens the call, which runs from here; a refused call ends
-// cancelled.
+// it) and opens the call, which is pending from here until its result
+// comes, unless its result opened it already or comes in this request
+// (then the result opens it, with its arguments and its own duration); a
+// refused call ends cancelled.
 func (t *Translator) decide(th *threadState, o *observation, at time.Time) {
-	if o.callID == "" {
-		o.callID = "call-" + th.next()
-	}
 	c, ok := th.calls.get(o.callID)
-	var r *runState
+	if ok && c.decided && (o.decision != "reject" || c.resulted) {
+		return
+	}
+	r := t.run(th, o, at)
+	sub := r.tag(o.sub)
 	if ok {
-		r = t.later(th, o, at)
-	} else {
-		r = t.run(th, o, at)
+		sub = c.sub
 	}
 	content := map[string]any{"tool": o.name, "toolCallId": o.callID, "decision": o.decision}
 	if o.source != "" {
 		content["source"] = o.source
 	}
-	sub := r.tag(o.sub)
-	if ok {
-		sub = c.sub
-	}
 	t.emitAs(th, at, sub, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "decision-" + o.callID,
 		"activityType": "permission", "content": content})
 	if !ok {
-		if t.answered[o.callID] && o.decision != "reject" {
-			// Its result, in this batch, starts it with its arguments.
+		if o.paired && o.decision != "reject" {
 			return
 		}
 		c = t.startCall(th, r, o, at, o.decision == "reject")
+		if !o.paired && o.fromLog {
+			th.addHalf(half{decision: true, named: o.named, callID: o.callID, tool: o.name, runKey: o.runKey, at: at})
+		}
 	}
+	c.decided = true
 	if o.decision == "reject" && !c.resulted {
-		t.endArgs(th, r, c, o, at)
+		t.endCall(th, r, c, o.callID, at)
 		t.result(th, c, o, at)
 	}
 }

@@ -1,7 +1,10 @@
 package otel
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -17,12 +20,20 @@ func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
 		}
 		text += "]"
 	}
-	id := "prompt-" + th.next()
-	if o.runKey != "" {
-		id = "prompt-" + o.runKey + "-" + th.next()
+	t.userText(th, r, at, r.tag(o.sub), "prompt-"+o.digest(), text)
+}
+
+// userText shows a user's text, once per run: a model call's input
+// repeats the prompt, and whichever of them comes first shows it.
+func (t *Translator) userText(th *threadState, r *runState, at time.Time, sub, id, text string) {
+	if r.users[text] {
+		return
 	}
-	t.message(th, at, r.tag(o.sub), id, "user", text)
-	th.lastUser = text
+	if r.users == nil {
+		r.users = map[string]bool{}
+	}
+	r.users[text] = true
+	t.message(th, at, sub, id, "user", text)
 }
 
 // chat is a model call: the user's message that starts it when it is new,
@@ -31,22 +42,22 @@ func (t *Translator) prompt(th *threadState, o *observation, at time.Time) {
 func (t *Translator) chat(th *threadState, o *observation, at time.Time) {
 	r := t.run(th, o, at)
 	sub := r.tag(o.sub)
-	if o.inputUser != "" && o.inputUser != th.lastUser {
-		t.message(th, at, sub, "user-"+th.next(), "user", o.inputUser)
-		th.lastUser = o.inputUser
+	id := o.digest()
+	if o.inputUser != "" {
+		t.userText(th, r, at, sub, "user-"+id, o.inputUser)
 	}
 	if o.text != "" {
-		t.message(th, at, sub, "answer-"+th.next(), "assistant", o.text)
+		t.message(th, at, sub, "answer-"+id, "assistant", o.text)
 	}
 	u := o.usage
-	if !u.known {
+	if !u.known || !th.fresh("usage-"+id) {
 		return
 	}
 	if u.provider == "" {
 		u.provider = o.provider
 	}
 	r.usage = addUsage(r.usage, u)
-	t.emitAs(th, at, sub, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "usage-" + th.next(),
+	t.emitAs(th, at, sub, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "usage-" + id,
 		"activityType": "usage", "content": usageContent(u)})
 }
 
@@ -58,13 +69,17 @@ func (t *Translator) apiError(th *threadState, o *observation, at time.Time) {
 	for k, v := range o.extra {
 		content[k] = v
 	}
-	t.emitAs(th, at, r.tag(o.sub), map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "error-" + th.next(),
+	t.emitAs(th, at, r.tag(o.sub), map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "error-" + o.digest(),
 		"activityType": "error", "content": content})
 }
 
 // message sends a whole text message, of subagent run sub ("" for the
-// run's own agent).
+// run's own agent), unless one of its id was sent: telemetry sent twice
+// shows once.
 func (t *Translator) message(th *threadState, at time.Time, sub, id, role, text string) {
+	if !th.fresh(id) {
+		return
+	}
 	t.emitAs(th, at, sub, map[string]any{"type": "TEXT_MESSAGE_START", "messageId": id, "role": role})
 	if text != "" {
 		t.emitAs(th, at, sub, map[string]any{"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": text})
@@ -118,6 +133,11 @@ func plus(a, b int64) int64 {
 // usageList is a run's totals as RUN_FINISHED.usage (AG-UI TokenUsage).
 func usageList(total []usage) []map[string]any {
 	var out []map[string]any
+	// By provider and model, not by which came first: the same usage
+	// reads the same however it arrived.
+	total = slices.SortedFunc(slices.Values(total), func(a, b usage) int {
+		return cmp.Or(strings.Compare(a.provider, b.provider), strings.Compare(a.model, b.model))
+	})
 	for _, u := range total {
 		m := map[string]any{}
 		if u.provider != "" {

@@ -215,6 +215,10 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 	case model.ItemGap:
 		// Wrapped, not cut: it may say why reading back failed.
 		return wrapRows(oneLine(it.Text), w, styles.ParamDim)
+	case model.ItemActivity:
+		if line, ok := activityLine(it); ok {
+			return []string{dimLine(pad, line, w)}
+		}
 	case model.ItemPlan:
 		// The plan as a checklist: it is replaced as the agent works.
 		if lines := render.PlanLines(it.Data, w-g, planRows); lines != nil {
