@@ -1,11 +1,12 @@
 package app
 
 import (
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
@@ -15,11 +16,11 @@ import (
 // PrintSteps writes one line per step: index, category, label, status,
 // duration, in aligned columns.
 func PrintSteps(w io.Writer, steps []*model.Step) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rows := make([][]string, 0, len(steps))
 	for _, s := range steps {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Index+1, s.Category, OneLine(s.Label()), s.Status, Duration(s))
+		rows = append(rows, []string{strconv.Itoa(s.Index + 1), string(s.Category), OneLine(s.Label()), string(s.Status), Duration(s)})
 	}
-	tw.Flush()
+	io.WriteString(w, Columns(rows, 2))
 }
 
 // PrintThreadSteps writes the steps of threads: as PrintSteps for one
@@ -29,24 +30,47 @@ func PrintThreadSteps(w io.Writer, threads []*fold.Thread) {
 		PrintSteps(w, threads[0].Fold.Steps())
 		return
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var rows [][]string
 	for _, th := range threads {
 		id := OneLine(th.Key())
 		for _, s := range th.Fold.Steps() {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", id, s.Index+1, s.Category, OneLine(s.Label()), s.Status, Duration(s))
+			rows = append(rows, []string{id, strconv.Itoa(s.Index + 1), string(s.Category), OneLine(s.Label()), string(s.Status), Duration(s)})
 		}
 	}
-	tw.Flush()
+	io.WriteString(w, Columns(rows, 2))
+}
+
+// Columns lines rows up in columns gap cells apart, by the cells each
+// text takes on a terminal (a CJK character takes two, an emoji two, a
+// combining mark none): text/tabwriter counts characters, which put every
+// column after a wide label out of line.
+func Columns(rows [][]string, gap int) string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], ansi.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+gap))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // OneLine makes agent text safe for a terminal and keeps it on one line of
-// at most 100 characters.
+// at most 100 cells.
 func OneLine(s string) string {
-	s = strings.Join(strings.Fields(tui.Plain(s)), " ")
-	if r := []rune(s); len(r) > 100 {
-		s = string(r[:99]) + "…"
-	}
-	return s
+	return ansi.Truncate(strings.Join(strings.Fields(tui.Plain(s)), " "), 100, "…")
 }
 
 // Duration is a step's duration for a column: "-" when unknown, to the

@@ -3,7 +3,6 @@ package cli
 import (
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -78,7 +77,7 @@ Exit status: 0, or 2 when FILE cannot be read.`,
 				rows = append(rows, []string{app.OneLine(l.ThreadID), shorten(app.OneLine(l.Title), 60), app.OneLine(l.Source),
 					strconv.Itoa(l.Runs), strconv.Itoa(l.Steps), strconv.Itoa(l.Failed), orDash(l.First), orDash(l.Last)})
 			}
-			_, err = io.WriteString(opts.Stdout, columns(rows, 2))
+			_, err = io.WriteString(opts.Stdout, app.Columns(rows, 2))
 			return err
 		},
 	}
@@ -116,30 +115,3 @@ func orDash(s *string) string {
 
 // shorten cuts s to n cells, ending with "…" when cut.
 func shorten(s string, n int) string { return ansi.Truncate(s, n, "…") }
-
-// columns lines rows up in columns gap cells apart, by the cells each
-// text takes on a terminal (a CJK character takes two, an emoji two, a
-// combining mark none): text/tabwriter counts characters, which put every
-// column after a wide title out of line.
-func columns(rows [][]string, gap int) string {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], ansi.StringWidth(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range rows {
-		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(c)+gap))
-			}
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}

@@ -43,3 +43,30 @@ func TestThreadsColumnsByDisplayWidth(t *testing.T) {
 		}
 	}
 }
+
+// steps lines its columns up by display width too: the status column
+// after a label with CJK characters stays in line.
+func TestStepsColumnsByDisplayWidth(t *testing.T) {
+	log := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n"
+	for i, loc := range []string{"读取/配置文件.go", "src/app.go", "🧑‍💻/x.go"} {
+		id := string(rune('a' + i))
+		log += `{"type":"TOOL_CALL_START","toolCallId":"` + id + `","toolCallName":"read","metadata":{"category":"read","location":"` + loc + `"}}` + "\n" +
+			`{"type":"TOOL_CALL_END","toolCallId":"` + id + `"}` + "\n" +
+			`{"type":"TOOL_CALL_RESULT","messageId":"m` + id + `","toolCallId":"` + id + `","content":"ok"}` + "\n"
+	}
+	log += `{"type":"RUN_FINISHED","threadId":"t","runId":"r"}` + "\n"
+	path := writeFile(t, t.TempDir(), "steps.jsonl", []byte(log))
+	code, out, errOut := runCLI(t, nil, "steps", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	at := -1
+	for _, l := range lines {
+		col := ansi.StringWidth(l[:strings.Index(l, "completed")])
+		if at >= 0 && col != at {
+			t.Fatalf("the status column is out of line:\n%s", out)
+		}
+		at = col
+	}
+}
