@@ -421,10 +421,13 @@ func (a *App) threadTitle() string {
 	if !ok || tv.cur == nil || tv.set.Len() < 2 {
 		return ""
 	}
-	s := threadName(tv.cur) + " · " + count(tv.set.Len(), "thread", "threads") + " · { }"
+	// A thread that appeared or woke up is said first: it is news, and a
+	// long thread name after it is what a narrow title bar cuts.
+	s := ""
 	if n := len(tv.marked); n > 0 {
-		s += " · ◆ " + strconv.Itoa(n) + " new or active (esc: list)"
+		s = "◆ " + strconv.Itoa(n) + " new or active (esc: list) · "
 	}
+	s += threadName(tv.cur) + " · " + count(tv.set.Len(), "thread", "threads") + " · { }"
 	if tv.follow {
 		s += " · following"
 	}
