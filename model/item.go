@@ -102,6 +102,11 @@ type Step struct {
 	// Locations are all the files the step acts on (ACP tool_call.locations);
 	// Location is the first of them.
 	Locations []Location `json:"locations,omitempty"`
+	// Pattern is what a search step looks for and Destination where a move
+	// step puts what it moves, as the tool's input names them (ACP
+	// rawInput): the label says them, and they stay when the input is shed.
+	Pattern     string `json:"pattern,omitempty"`
+	Destination string `json:"destination,omitempty"`
 	// Diffs are the file changes the step made or proposes, one per file.
 	Diffs []Diff `json:"diffs,omitempty"`
 
@@ -158,48 +163,6 @@ type Diff struct {
 
 // Duration returns how long the step took (0 when unknown).
 func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * time.Millisecond }
-
-// Label is the step as a short phrase: the verb for its category (present
-// tense while running, past when completed, "Delete failed", "Command
-// failed (exit 1)", "Move cancelled" when it did not succeed) and its
-// location, or "Using <tool>" for a step of category other. A step with a
-// Title shows it where the label would say less: after the verb when there
-// is no location, and instead of "Using <tool>".
-func (s *Step) Label() string {
-	verb := s.Category.Verb(s.Status)
-	if s.Category == CategoryExecute && s.Status == StatusFailed && s.ExitCode != nil && *s.ExitCode != 0 {
-		verb += " (exit " + strconv.Itoa(*s.ExitCode) + ")"
-	}
-	if verb == "" {
-		switch {
-		case s.Status == StatusFailed && s.Title != "":
-			return "Failed · " + s.Title
-		case s.Status == StatusCancelled && s.Title != "":
-			return "Cancelled · " + s.Title
-		case s.Status == StatusInterrupted && s.Title != "":
-			return "Interrupted · " + s.Title
-		case s.Title != "":
-			return s.Title
-		case s.Status == StatusFailed:
-			verb = s.ToolName + " failed"
-		case s.Status == StatusCancelled:
-			verb = s.ToolName + " cancelled"
-		case s.Status == StatusInterrupted:
-			verb = s.ToolName + " interrupted"
-		case s.Status == StatusCompleted:
-			verb = "Used " + s.ToolName
-		default:
-			verb = "Using " + s.ToolName
-		}
-	}
-	switch {
-	case s.Location != "":
-		return verb + " · " + s.Location
-	case s.Title != "":
-		return verb + " · " + s.Title
-	}
-	return verb
-}
 
 // Run is one agent run of the thread; ParentRunID links it into the run tree.
 type Run struct {
