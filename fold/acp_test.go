@@ -474,7 +474,7 @@ func TestACPCodingSession(t *testing.T) {
 	wantSteps := []stepRow{
 		{"call-test", model.CategoryExecute, model.StatusFailed, "Command failed (exit 1) · `go test ./internal/schedule/`", 1},
 		{"call-read", model.CategoryRead, model.StatusCompleted, "Read · /home/dev/tempo/internal/schedule/length.go:20", -1},
-		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · \"ParseLength\"", -1},
+		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · ParseLength", -1},
 		{"call-edit", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length.go:24", -1},
 		{"call-new", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length_cases_test.go", -1},
 		{"call-retest", model.CategoryExecute, model.StatusCompleted, "Ran command · go test ./...", 0},
