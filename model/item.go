@@ -166,8 +166,12 @@ func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * t
 
 // Run is one agent run of the thread; ParentRunID links it into the run tree.
 type Run struct {
-	ThreadID    string          `json:"threadId"`
-	RunID       string          `json:"runId"`
+	ThreadID string `json:"threadId"`
+	RunID    string `json:"runId"`
+	// Number is the run's place in its session, from 1, when its id means
+	// nothing to a person: an ACP run's id is its prompt's JSON-RPC id,
+	// which counts every request of the connection. 0 when the id serves.
+	Number      int             `json:"number,omitempty"`
 	ParentRunID string          `json:"parentRunId,omitempty"`
 	Status      Status          `json:"status"`
 	Outcome     string          `json:"outcome,omitempty"`
@@ -181,6 +185,15 @@ type Run struct {
 	Ended            time.Time `json:"ended,omitzero"`
 	FirstSeq         uint64    `json:"firstSeq"`
 	LastSeq          uint64    `json:"lastSeq"`
+}
+
+// Name is what the run is called on the screen and in --plain: its
+// Number when it has one, else its id.
+func (r *Run) Name() string {
+	if r.Number > 0 {
+		return strconv.Itoa(r.Number)
+	}
+	return r.RunID
 }
 
 // Snapshot is a fold's whole state as JSON, independent of the fold it came

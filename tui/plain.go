@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/runtree"
 )
 
 // plainTextMax is how many characters of a message a plain line shows.
@@ -149,7 +150,7 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		p.flushRunEnds(steps) // an earlier run ends before a later one starts
 		if !p.runStarted[it.Seq] {
 			p.runStarted[it.Seq] = true
-			s := "run " + plainOneLine(it.ID) + " started"
+			s := "run " + plainOneLine(runtree.NameOf(p.f.Runs(), it)) + " started"
 			if note := runNoteOf(p.f.Runs(), it); note != "" {
 				s += " (" + note + ")"
 			}
@@ -211,10 +212,10 @@ func (p *PlainPrinter) runEnd(it *model.Item) string {
 			break
 		}
 	}
-	s := "run " + plainOneLine(it.ID) + " " + string(it.Status)
 	if run == nil {
-		return s
+		return "run " + plainOneLine(it.ID) + " " + string(it.Status)
 	}
+	s := "run " + plainOneLine(run.Name()) + " " + string(it.Status)
 	switch {
 	case it.Status == model.StatusFailed:
 		if run.Error != "" {
