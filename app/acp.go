@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -216,10 +217,10 @@ func acpList(ctx context.Context, opts *Options, ao *ACPOptions, args []string) 
 // acpPlain runs one turn headless: the same lines as --plain elsewhere,
 // exit 0 on end_turn.
 func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
-	var out strings.Builder
-	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(req acpconn.PermissionRequest, option string) {
-		fmt.Fprintf(&out, "permission for %s rejected (no --permissions)\n", OneLine(firstNonEmpty(req.Title, req.ToolCallID)))
-	}}
+	// The permission lines come from the fold, in the order things
+	// happened; rejected counts the requests there was no one to ask.
+	var rejected atomic.Int64
+	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(acpconn.PermissionRequest, string) { rejected.Add(1) }}
 	s, err := startACP(opts, ao, args, perms, true)
 	if err != nil {
 		return err
@@ -232,7 +233,9 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	}
 	closeErr := s.close()
 	perr := <-printed
-	fmt.Fprint(opts.Stdout, out.String())
+	if n := rejected.Load(); n > 0 {
+		fmt.Fprintf(opts.Stderr, "agentwatch: --plain cannot ask you, so %d permission request(s) were rejected; --permissions allow-once or allow-always answers them\n", n)
+	}
 	switch {
 	case closeErr != nil: // a recording that failed stopped the turn
 		return BadInput(closeErr)
@@ -268,15 +271,6 @@ func printSession(w io.Writer, f *fold.Fold, recs <-chan []model.Record, keep pl
 		err = printer.Finish()
 	}
 	return err
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // screenAgent is the screen's handle on the connection: calls return at

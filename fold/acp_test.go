@@ -288,7 +288,7 @@ func TestACPPermission(t *testing.T) {
 		t.Errorf("permission item %+v (%s)", it, it.Data)
 	}
 	for answer, want := range map[string][2]string{
-		`{"outcome":{"outcome":"selected","optionId":"no"}}`: {"completed", "Reject (reject_once)"},
+		`{"outcome":{"outcome":"selected","optionId":"no"}}`: {"completed", "rejected"},
 		`{"outcome":{"outcome":"cancelled"}}`:                {"cancelled", "cancelled"},
 	} {
 		f := acpFold(t, append(lines, `send {"jsonrpc":"2.0","id":"perm-1","result":`+answer+`}`)...)
@@ -428,7 +428,7 @@ func TestACPCodingSession(t *testing.T) {
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemReasoning, model.StatusCompleted, "Strings like 1h30 have no m suffix; time.ParseDuration needs one."},
 		{model.ItemToolCall, model.StatusCompleted, ""},
-		{model.ItemPermission, model.StatusCompleted, "Allow (allow_once)"},
+		{model.ItemPermission, model.StatusCompleted, "allowed once"},
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemToolCall, model.StatusCompleted, ""},

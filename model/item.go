@@ -27,15 +27,25 @@ const (
 	// JSON array of PlanEntry, replaced whenever the agent sends a new plan.
 	ItemPlan ItemKind = "plan"
 	// ItemPermission is the agent asking whether a step may go ahead (ACP
-	// session/request_permission): ID is the request's id, Name the step's
-	// title, Step the step, Data the options as a JSON array of
-	// {optionId, name, kind}; open while unanswered, then Text says the
-	// answer.
+	// session/request_permission): ID is the request's id, Name what it
+	// asks to do (Step.Action), Step the step, Data the options as a JSON
+	// array of {optionId, name, kind}; open while unanswered, then Text
+	// says the answer in words (the Answer… constants, "chose <option>",
+	// "cancelled" or "error: <message>").
 	ItemPermission ItemKind = "permission"
 	// ItemGap stands where a view dropped items to bound its memory (they
 	// were shed): Seq is the first missing item's, Text says how many are
 	// missing and how to get them back. Views make it; the fold never does.
 	ItemGap ItemKind = "gap"
+)
+
+// The answers a permission item's Text gives for an option of each kind
+// ACP defines.
+const (
+	AnswerAllowedOnce    = "allowed once"
+	AnswerAllowedAlways  = "allowed always"
+	AnswerRejected       = "rejected"
+	AnswerRejectedAlways = "rejected always"
 )
 
 // Item is one row of the transcript. Items appear in the order their first

@@ -48,3 +48,33 @@ func TestPlainACPRunNames(t *testing.T) {
 		}
 	}
 }
+
+// --plain says each permission request in words, when it waits and when
+// it is answered, in the order things happened: before the end of its run.
+func TestPlainACPPermissionLines(t *testing.T) {
+	want := []string{
+		"run 1 started",
+		"permission · Edit internal/schedule/length.go? · waiting for you: Allow, Always allow edits, Reject",
+		"permission · Edit internal/schedule/length.go? · allowed once",
+		"run 1 completed (end_turn)",
+		"run 2 started",
+		"permission · Read README.md? · waiting for you: Allow, Reject",
+		"permission · Read README.md? · cancelled",
+		"run 2 cancelled",
+	}
+	got := printPlain(t, acpRecording(t, "coding-session.jsonl"), true)
+	var lines []string
+	for _, l := range got {
+		if strings.HasPrefix(l, "permission") || strings.HasPrefix(l, "run 1 ") || strings.HasPrefix(l, "run 2 ") {
+			lines = append(lines, l)
+		}
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("permission and run lines\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	// Folded at once, a request seen only answered gets its answer line.
+	all := strings.Join(printPlain(t, acpRecording(t, "coding-session.jsonl"), false), "\n")
+	if i, j := strings.Index(all, want[2]), strings.Index(all, want[3]); strings.Contains(all, "waiting for you") || i < 0 || j < i {
+		t.Errorf("folded at once:\n%s", all)
+	}
+}

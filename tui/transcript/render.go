@@ -212,6 +212,8 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
 		}
 		return wrapRows("⚠ "+sanitize.Plain(text), w, styles.ParamRed)
+	case model.ItemPermission:
+		return []string{pad + render.PermissionRow(it, w-g)}
 	case model.ItemGap:
 		// Wrapped, not cut: it may say why reading back failed.
 		return wrapRows(oneLine(it.Text), w, styles.ParamDim)
