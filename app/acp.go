@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,7 +38,8 @@ type ACPOptions struct {
 	Load string
 	// Pace is the time between replayed updates of a loaded session.
 	Pace time.Duration
-	// StderrLog is the file for the agent's standard error ("" for a temp file).
+	// StderrLog is the file the agent's standard error is kept in; with
+	// none only its last lines are kept, in memory, to say why it failed.
 	StderrLog string
 	// Auth is the authentication method to use when the agent asks for one.
 	Auth string
@@ -67,29 +70,36 @@ func (ao *ACPOptions) check(opts *Options) error {
 // acpSession is a started agent with its log files.
 type acpSession struct {
 	conn      *acpconn.Conn
-	stderrLog *os.File
+	stderrLog *os.File // nil without --stderr-log
 	record    *acpRecorder
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// close stops the agent and closes its files; the error is the
-// recording's (it names the file).
+// close stops the agent and closes its files, once however often it is
+// called; the error is the recording's (it names the file).
 func (s *acpSession) close() error {
-	s.conn.Close()
-	<-s.conn.Done()
-	var err error
-	if s.record != nil {
-		err = s.record.close()
-	}
-	s.stderrLog.Close()
-	return err
+	s.closeOnce.Do(func() {
+		s.conn.Close()
+		<-s.conn.Done()
+		if s.record != nil {
+			s.closeErr = s.record.close()
+		}
+		if s.stderrLog != nil {
+			s.stderrLog.Close()
+		}
+	})
+	return s.closeErr
 }
 
-// openStderrLog opens the file the agent's standard error goes to: path
-// (appended to, a regular file or a new one), or a new file of its own in
-// the temporary folder, which a name known in advance would not be.
+// openStderrLog opens the file the agent's standard error goes to with
+// --stderr-log: path, appended to, a regular file or a new one. Without
+// it there is none: a file in the temporary folder would be left behind
+// by every run, and its name known only once it no longer matters.
 func openStderrLog(path string) (*os.File, error) {
 	if path == "" {
-		return os.CreateTemp("", "agentwatch-acp-*.log")
+		return nil, nil
 	}
 	return sources.OpenOutput(path, os.O_WRONLY|os.O_APPEND)
 }
@@ -102,24 +112,31 @@ func startACP(opts *Options, ao *ACPOptions, args []string, perms acpconn.Permis
 		return nil, BadInput(fmt.Errorf("--stderr-log: %w", err))
 	}
 	s := &acpSession{stderrLog: logFile}
-	var rec io.Writer
+	var stderr, rec io.Writer
+	if logFile != nil {
+		stderr = logFile
+	}
 	if record && opts.Record != "" {
 		r, err := createACPRecorder(opts.Record, ao.stop)
 		if err != nil {
-			logFile.Close()
+			if logFile != nil {
+				logFile.Close()
+			}
 			return nil, BadInput(err)
 		}
 		s.record, rec = r, r
 	}
 	conn, err := acpconn.Start(acpconn.Options{Command: args, Dir: ao.Cwd, AllowWrite: ao.AllowWrite, AllowTerminal: ao.AllowTerminal,
-		Stderr: logFile, Record: rec, Permissions: perms})
+		Stderr: stderr, Record: rec, Permissions: perms})
 	if err != nil {
-		logFile.Close()
+		if logFile != nil {
+			logFile.Close()
+		}
 		if s.record != nil {
 			s.record.close()
 			os.Remove(opts.Record) // nothing was recorded
 		}
-		return nil, BadInput(err)
+		return nil, BadInput(&agentError{err: err, start: true})
 	}
 	s.conn = conn
 	return s, nil
@@ -130,7 +147,7 @@ func startACP(opts *Options, ao *ACPOptions, args []string, perms acpconn.Permis
 func handshake(ctx context.Context, s *acpSession, ao *ACPOptions) error {
 	init, err := s.conn.Initialize(ctx)
 	if err != nil {
-		return err
+		return &agentError{err: err, start: true}
 	}
 	if ao.Load != "" && !init.AgentCapabilities.LoadSession {
 		return errors.New("this agent cannot load sessions (it does not advertise loadSession)")
@@ -194,7 +211,8 @@ func acpList(ctx context.Context, opts *Options, ao *ACPOptions, args []string) 
 	}
 	defer s.close()
 	if err := handshake(ctx, s, ao); err != nil {
-		return BadInput(err)
+		s.close()
+		return BadInput(withStderr(err, s))
 	}
 	sessions, err := s.conn.ListSessions(ctx)
 	if err != nil {
@@ -216,10 +234,10 @@ func acpList(ctx context.Context, opts *Options, ao *ACPOptions, args []string) 
 // acpPlain runs one turn headless: the same lines as --plain elsewhere,
 // exit 0 on end_turn.
 func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
-	var out strings.Builder
-	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(req acpconn.PermissionRequest, option string) {
-		fmt.Fprintf(&out, "permission for %s rejected (no --permissions)\n", OneLine(firstNonEmpty(req.Title, req.ToolCallID)))
-	}}
+	// The permission lines come from the fold, in the order things
+	// happened; rejected counts the requests there was no one to ask.
+	var rejected atomic.Int64
+	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(acpconn.PermissionRequest, string) { rejected.Add(1) }}
 	s, err := startACP(opts, ao, args, perms, true)
 	if err != nil {
 		return err
@@ -232,12 +250,22 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	}
 	closeErr := s.close()
 	perr := <-printed
-	fmt.Fprint(opts.Stdout, out.String())
+	if n := rejected.Load(); n > 0 {
+		what := "1 permission request was"
+		if n > 1 {
+			what = fmt.Sprintf("%d permission requests were", n)
+		}
+		fmt.Fprintf(opts.Stderr, "agentwatch: --plain cannot ask you, so %s rejected; --permissions allow-once or allow-always answers them\n", what)
+	}
 	switch {
 	case closeErr != nil: // a recording that failed stopped the turn
 		return BadInput(closeErr)
 	case turnErr != nil:
-		return &ProblemsError{Err: turnErr}
+		var ae *agentError
+		if !errors.As(turnErr, &ae) {
+			turnErr = &agentError{err: turnErr}
+		}
+		return &ProblemsError{Err: withStderr(turnErr, s)}
 	case perr != nil:
 		return perr
 	}
@@ -268,15 +296,6 @@ func printSession(w io.Writer, f *fold.Fold, recs <-chan []model.Record, keep pl
 		err = printer.Finish()
 	}
 	return err
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // screenAgent is the screen's handle on the connection: calls return at
@@ -349,8 +368,33 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 	ctl.prog = prog
 	close(progReady)
 	go prog.Send(tea.RequestBackgroundColor())
+	// startErr is a start that failed, said again once the screen is
+	// gone; it is set before handshook closes. A start cut short because
+	// the user quit is no failure.
+	var (
+		startErr     *agentError
+		failed, quit atomic.Bool
+		handshook    = make(chan struct{})
+	)
 	go func() {
-		if err := handshake(ctx, s, ao); err != nil {
+		defer close(handshook)
+		err := handshake(ctx, s, ao)
+		var ae *agentError
+		if errors.As(err, &ae) && ae.start {
+			if quit.Load() {
+				return
+			}
+			// An agent that could not start is stopped, so that its
+			// standard error is whole when it is shown.
+			failed.Store(true)
+			s.conn.Close()
+			<-s.conn.Done()
+			startErr = ae
+			withStderr(ae, s)
+			prog.Send(ae.failedMsg())
+			return
+		}
+		if err != nil {
 			prog.Send(tui.TurnMsg{Err: err})
 			return
 		}
@@ -360,6 +404,9 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 	}()
 	go func() {
 		<-s.conn.Done()
+		if failed.Load() {
+			return // the screen says why
+		}
 		if err := s.conn.ExitErr(); err != nil {
 			prog.Send(tui.SourceStatusMsg("agent exited: " + err.Error()))
 		} else {
@@ -367,10 +414,19 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 		}
 	}()
 	_, runErr := prog.Run()
+	quit.Store(true)
 	closeErr := s.close()
-	fmt.Fprintf(opts.Stderr, "agentwatch: the agent's standard error is in %s\n", s.stderrLog.Name())
+	if ao.StderrLog != "" {
+		fmt.Fprintf(opts.Stderr, "agentwatch: the agent's standard error is in %s\n", ao.StderrLog)
+	}
 	if closeErr != nil {
 		return BadInput(closeErr)
+	}
+	// The agent is gone, so the handshake has returned; a failed start is
+	// said again, as the screen it was shown on is gone too.
+	<-handshook
+	if startErr != nil {
+		return &ProblemsError{Err: startErr}
 	}
 	if opts.Record != "" {
 		fmt.Fprintf(opts.Stderr, "agentwatch: recorded to %s (play it with: agentwatch replay %s)\n", opts.Record, opts.Record)

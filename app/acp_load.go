@@ -72,7 +72,7 @@ func loadSession(ctx context.Context, opts *Options, ao *ACPOptions, args []stri
 		return nil, BadInput(closeErr)
 	}
 	if loadErr != nil {
-		return nil, BadInput(loadErr)
+		return nil, BadInput(withStderr(loadErr, s))
 	}
 	recs := col.all()
 	for i := range recs {

@@ -29,9 +29,10 @@ is approved unless --permissions says so.
 
 The agent may read files inside the session folder (--cwd), write them only
 with --allow-write and run commands only with --allow-terminal; paths that
-lead out of the folder are refused. Its standard error goes to a log file
-(--stderr-log: appended to, or by default a new file in the temporary
-folder), never onto the screen.
+lead out of the folder are refused. Its standard error never goes onto the
+screen as it comes: its last lines are kept, and shown (escape sequences
+removed) when the agent fails to start. --stderr-log FILE keeps all of it,
+appended to FILE; without it nothing is written to disk.
 
 --list lists the agent's sessions; --load ID replays one (session/load, on
 its own connection) with the replay controls, at --pace per update.
@@ -41,7 +42,9 @@ disk) stops the session with an error, the file ending after its last whole
 line. agentwatch replay FILE plays it back at its true pace, no agent needed.
 Output files are only ever regular files or new paths: a device, a named
 pipe, a folder or a link to one is refused.
---plain --prompt TEXT runs one turn headless and exits 0 on end_turn.`,
+--plain --prompt TEXT runs one turn headless and exits 0 on end_turn; with
+no one to ask, it rejects permission requests unless --permissions answers
+them.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return app.BadInput(errors.New("no agent command: agentwatch acp [flags] -- CMD [ARGS…] (see --help)"))
@@ -61,7 +64,7 @@ pipe, a folder or a link to one is refused.
 	f.BoolVar(&ao.List, "list", false, "list the agent's sessions (session/list) and exit")
 	f.StringVar(&ao.Load, "load", "", "replay session ID (session/load) with the replay controls")
 	f.DurationVar(&ao.Pace, "pace", 50*time.Millisecond, "with --load: time between replayed updates")
-	f.StringVar(&ao.StderrLog, "stderr-log", "", "file for the agent's standard error (default: a file in the temp folder)")
+	f.StringVar(&ao.StderrLog, "stderr-log", "", "keep the agent's standard error in FILE, appended to (default: only its last lines, in memory)")
 	f.StringVar(&ao.Auth, "auth", "", "authentication method id to use when the agent asks for one")
 	f.StringVar(&opts.Record, "record", "", "write every JSON-RPC line in both directions, with its time, to FILE (JSONL)")
 	f.BoolVar(&opts.Plain, "plain", false, "print one line per change instead of the screen")

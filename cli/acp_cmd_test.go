@@ -31,7 +31,7 @@ func TestACPPlainTurn(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nout %s\nerr %s", code, out, errOut)
 	}
-	for _, want := range []string{"you: all", "Ran command", "Edited", "permission for Edit config.yaml rejected (no --permissions)", "turn ended: end_turn"} {
+	for _, want := range []string{"you: all", "Ran command", "Edited", "permission · Edit config.yaml? · rejected", "turn ended: end_turn"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -113,13 +113,16 @@ func promptText(blocks []acp.ContentBlock) string {
 }
 
 // acpPrompt starts the run of a prompt turn and shows the prompt as the
-// user's message. The run is named by the request id.
+// user's message. The run's id is the request id, which its answer
+// names; people see its number in the session.
 func (f *Fold) acpPrompt(c *ctx, p *acp.Prompt) string {
 	d := &f.st.Display
 	f.acpEndMessage(c)
 	runID := p.ID.String()
 	d.RunID = runID
-	run := &model.Run{ThreadID: f.st.ACP.Session.ID, RunID: runID, Status: model.StatusRunning, Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
+	f.st.ACP.Runs++
+	run := &model.Run{ThreadID: f.st.ACP.Session.ID, RunID: runID, Number: f.st.ACP.Runs, Status: model.StatusRunning,
+		Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
 	if d.cow != nil {
 		d.cow.runs[run] = struct{}{}
 	}

@@ -24,10 +24,7 @@ func (f *Fold) acpPermission(c *ctx, r *acp.RequestPermission) uint64 {
 			s.Status = model.StatusPending
 			d.touchStep(c, s)
 		}
-		step, title = s.Index, s.Label()
-		if s.Title != "" {
-			title = s.Title
-		}
+		step, title = s.Index, s.Action()
 	} else if r.ToolCall.Title != nil {
 		title = *r.ToolCall.Title
 	}
@@ -59,12 +56,12 @@ func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
 	case r.Decode(&res) != nil:
 		it.Status, it.Text = model.StatusFailed, "unreadable answer"
 	case res.Outcome.Outcome == "selected":
-		it.Status, it.Text = model.StatusCompleted, res.Outcome.OptionID
+		it.Status, it.Text = model.StatusCompleted, "chose "+res.Outcome.OptionID
 		var opts []acp.PermissionOption
 		if agui.UnmarshalValue(it.Data, &opts) == nil {
 			for _, o := range opts {
 				if o.OptionID == res.Outcome.OptionID {
-					it.Text = o.Name + " (" + o.Kind + ")"
+					it.Text = permissionAnswer(o)
 					refused = strings.HasPrefix(o.Kind, "reject")
 					break
 				}
@@ -78,6 +75,25 @@ func (f *Fold) acpPermissionAnswer(c *ctx, seq uint64, r *acp.Response) {
 	if refused {
 		f.acpRefused(c, it.Step)
 	}
+}
+
+// permissionAnswer is the answer option o gives, in words: by its kind,
+// which ACP defines, else by its name, which the agent chose.
+func permissionAnswer(o acp.PermissionOption) string {
+	switch o.Kind {
+	case "allow_once":
+		return model.AnswerAllowedOnce
+	case "allow_always":
+		return model.AnswerAllowedAlways
+	case "reject_once":
+		return model.AnswerRejected
+	case "reject_always":
+		return model.AnswerRejectedAlways
+	}
+	if o.Name != "" {
+		return "chose " + o.Name
+	}
+	return "chose " + o.OptionID
 }
 
 // acpRefused settles the step of a permission the user rejected or

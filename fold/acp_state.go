@@ -38,6 +38,8 @@ type acpState struct {
 	// Tools are the tool calls that show a terminal, by tool call id: what
 	// their Result is made of.
 	Tools map[string]acpTool `json:"tools,omitempty"`
+	// Runs counts the session's prompt runs: the next is numbered Runs+1.
+	Runs int `json:"runs,omitempty"`
 	// PlanSeq is the plan item (0 before the first plan).
 	PlanSeq uint64 `json:"planSeq,omitempty"`
 	// TurnSeq is the record that began the turn now going on: a prompt,

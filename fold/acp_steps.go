@@ -33,7 +33,9 @@ func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model
 	was := s.Status
 	_, terminal := f.st.ACP.Tools[s.ToolCallID]
 	fromRaw := !terminal && (s.Result == "" || s.Result == rawText(s.ResultJSON))
-	if tc.Title != nil {
+	if tc.Title != nil && (*tc.Title != "" || announce) {
+		// An update that blanks the title says nothing new: agents that
+		// serialise every field send "" for one they did not change.
 		s.Title = *tc.Title
 	}
 	if tc.Name != nil {
@@ -67,6 +69,9 @@ func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model
 	if len(tc.RawInput) > 0 {
 		s.ArgsJSON = strictJSON(tc.RawInput, 0)
 		s.Args = string(s.ArgsJSON)
+	}
+	if len(tc.RawInput) > 0 || tc.Kind != nil || tc.LocationsSet {
+		acpInputWords(s)
 	}
 	if len(tc.RawOutput) > 0 {
 		s.ResultJSON = strictJSON(tc.RawOutput, MaxDataBytes)

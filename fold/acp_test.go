@@ -288,7 +288,7 @@ func TestACPPermission(t *testing.T) {
 		t.Errorf("permission item %+v (%s)", it, it.Data)
 	}
 	for answer, want := range map[string][2]string{
-		`{"outcome":{"outcome":"selected","optionId":"no"}}`: {"completed", "Reject (reject_once)"},
+		`{"outcome":{"outcome":"selected","optionId":"no"}}`: {"completed", "rejected"},
 		`{"outcome":{"outcome":"cancelled"}}`:                {"cancelled", "cancelled"},
 	} {
 		f := acpFold(t, append(lines, `send {"jsonrpc":"2.0","id":"perm-1","result":`+answer+`}`)...)
@@ -428,7 +428,7 @@ func TestACPCodingSession(t *testing.T) {
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemReasoning, model.StatusCompleted, "Strings like 1h30 have no m suffix; time.ParseDuration needs one."},
 		{model.ItemToolCall, model.StatusCompleted, ""},
-		{model.ItemPermission, model.StatusCompleted, "Allow (allow_once)"},
+		{model.ItemPermission, model.StatusCompleted, "allowed once"},
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemToolCall, model.StatusCompleted, ""},
 		{model.ItemToolCall, model.StatusCompleted, ""},
@@ -474,14 +474,14 @@ func TestACPCodingSession(t *testing.T) {
 	wantSteps := []stepRow{
 		{"call-test", model.CategoryExecute, model.StatusFailed, "Command failed (exit 1) · `go test ./internal/schedule/`", 1},
 		{"call-read", model.CategoryRead, model.StatusCompleted, "Read · /home/dev/tempo/internal/schedule/length.go:20", -1},
-		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · /home/dev/tempo/internal/schedule/length.go:20", -1},
+		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · ParseLength", -1},
 		{"call-edit", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length.go:24", -1},
 		{"call-new", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length_cases_test.go", -1},
 		{"call-retest", model.CategoryExecute, model.StatusCompleted, "Ran command · go test ./...", 0},
-		{"call-fetch", model.CategoryFetch, model.StatusCompleted, "Fetched · Fetch pkg.go.dev/time#ParseDuration", -1},
+		{"call-fetch", model.CategoryFetch, model.StatusCompleted, "Fetched · pkg.go.dev/time#ParseDuration", -1},
 		{"call-shot", model.CategoryOther, model.StatusCompleted, "Screenshot of the Tempo window", -1},
 		{"call-think", model.CategoryThink, model.StatusCompleted, "Thought · Check edge cases", -1},
-		{"call-move", model.CategoryMove, model.StatusCompleted, "Moved · /home/dev/tempo/testdata/old.json", -1},
+		{"call-move", model.CategoryMove, model.StatusCompleted, "Moved · /home/dev/tempo/testdata/old.json → archive/old.json", -1},
 		{"call-delete", model.CategoryDelete, model.StatusFailed, "Delete failed · /home/dev/tempo/internal/schedule/length_old.go", -1},
 		{"call-ghost", model.CategoryOther, model.StatusCompleted, "Indexed the workspace", -1},
 		{"call-readme", model.CategoryRead, model.StatusCancelled, "Read cancelled · /home/dev/tempo/README.md", -1},

@@ -27,15 +27,25 @@ const (
 	// JSON array of PlanEntry, replaced whenever the agent sends a new plan.
 	ItemPlan ItemKind = "plan"
 	// ItemPermission is the agent asking whether a step may go ahead (ACP
-	// session/request_permission): ID is the request's id, Name the step's
-	// title, Step the step, Data the options as a JSON array of
-	// {optionId, name, kind}; open while unanswered, then Text says the
-	// answer.
+	// session/request_permission): ID is the request's id, Name what it
+	// asks to do (Step.Action), Step the step, Data the options as a JSON
+	// array of {optionId, name, kind}; open while unanswered, then Text
+	// says the answer in words (the Answer… constants, "chose <option>",
+	// "cancelled" or "error: <message>").
 	ItemPermission ItemKind = "permission"
 	// ItemGap stands where a view dropped items to bound its memory (they
 	// were shed): Seq is the first missing item's, Text says how many are
 	// missing and how to get them back. Views make it; the fold never does.
 	ItemGap ItemKind = "gap"
+)
+
+// The answers a permission item's Text gives for an option of each kind
+// ACP defines.
+const (
+	AnswerAllowedOnce    = "allowed once"
+	AnswerAllowedAlways  = "allowed always"
+	AnswerRejected       = "rejected"
+	AnswerRejectedAlways = "rejected always"
 )
 
 // Item is one row of the transcript. Items appear in the order their first
@@ -102,6 +112,11 @@ type Step struct {
 	// Locations are all the files the step acts on (ACP tool_call.locations);
 	// Location is the first of them.
 	Locations []Location `json:"locations,omitempty"`
+	// Pattern is what a search step looks for and Destination where a move
+	// step puts what it moves, as the tool's input names them (ACP
+	// rawInput): the label says them, and they stay when the input is shed.
+	Pattern     string `json:"pattern,omitempty"`
+	Destination string `json:"destination,omitempty"`
 	// Diffs are the file changes the step made or proposes, one per file.
 	Diffs []Diff `json:"diffs,omitempty"`
 
@@ -159,52 +174,14 @@ type Diff struct {
 // Duration returns how long the step took (0 when unknown).
 func (s *Step) Duration() time.Duration { return time.Duration(s.DurationMS) * time.Millisecond }
 
-// Label is the step as a short phrase: the verb for its category (present
-// tense while running, past when completed, "Delete failed", "Command
-// failed (exit 1)", "Move cancelled" when it did not succeed) and its
-// location, or "Using <tool>" for a step of category other. A step with a
-// Title shows it where the label would say less: after the verb when there
-// is no location, and instead of "Using <tool>".
-func (s *Step) Label() string {
-	verb := s.Category.Verb(s.Status)
-	if s.Category == CategoryExecute && s.Status == StatusFailed && s.ExitCode != nil && *s.ExitCode != 0 {
-		verb += " (exit " + strconv.Itoa(*s.ExitCode) + ")"
-	}
-	if verb == "" {
-		switch {
-		case s.Status == StatusFailed && s.Title != "":
-			return "Failed · " + s.Title
-		case s.Status == StatusCancelled && s.Title != "":
-			return "Cancelled · " + s.Title
-		case s.Status == StatusInterrupted && s.Title != "":
-			return "Interrupted · " + s.Title
-		case s.Title != "":
-			return s.Title
-		case s.Status == StatusFailed:
-			verb = s.ToolName + " failed"
-		case s.Status == StatusCancelled:
-			verb = s.ToolName + " cancelled"
-		case s.Status == StatusInterrupted:
-			verb = s.ToolName + " interrupted"
-		case s.Status == StatusCompleted:
-			verb = "Used " + s.ToolName
-		default:
-			verb = "Using " + s.ToolName
-		}
-	}
-	switch {
-	case s.Location != "":
-		return verb + " · " + s.Location
-	case s.Title != "":
-		return verb + " · " + s.Title
-	}
-	return verb
-}
-
 // Run is one agent run of the thread; ParentRunID links it into the run tree.
 type Run struct {
-	ThreadID    string          `json:"threadId"`
-	RunID       string          `json:"runId"`
+	ThreadID string `json:"threadId"`
+	RunID    string `json:"runId"`
+	// Number is the run's place in its session, from 1, when its id means
+	// nothing to a person: an ACP run's id is its prompt's JSON-RPC id,
+	// which counts every request of the connection. 0 when the id serves.
+	Number      int             `json:"number,omitempty"`
 	ParentRunID string          `json:"parentRunId,omitempty"`
 	Status      Status          `json:"status"`
 	Outcome     string          `json:"outcome,omitempty"`
@@ -218,6 +195,15 @@ type Run struct {
 	Ended            time.Time `json:"ended,omitzero"`
 	FirstSeq         uint64    `json:"firstSeq"`
 	LastSeq          uint64    `json:"lastSeq"`
+}
+
+// Name is what the run is called on the screen and in --plain: its
+// Number when it has one, else its id.
+func (r *Run) Name() string {
+	if r.Number > 0 {
+		return strconv.Itoa(r.Number)
+	}
+	return r.RunID
 }
 
 // Snapshot is a fold's whole state as JSON, independent of the fold it came

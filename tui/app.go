@@ -377,6 +377,9 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case TurnMsg:
 		a.onTurn(msg)
 		return a, nil
+	case AgentFailedMsg:
+		a.onAgentFailed(msg)
+		return a, nil
 	case PermissionMsg:
 		a.onPermission(msg)
 		return a, nil

@@ -50,6 +50,8 @@ type sessionMode struct {
 	exited bool
 	// thread is the session as a thread of its recording (recordedSession).
 	thread *fold.Thread
+	// failed is set when the agent could not start (agent_failed.go).
+	failed *AgentFailedMsg
 }
 
 // NewAgentApp shows a live agent: records from its connection arrive on
@@ -72,7 +74,7 @@ func (a *App) agentRows() int {
 	if !a.modeIs(modeSession) {
 		return 0
 	}
-	return 2
+	return 2 + a.failedRows()
 }
 
 // agentLines draws the status line and the prompt line.
@@ -84,6 +86,8 @@ func (a *App) agentLines(g *sessionMode, w int) []string {
 		parts = append(parts, styles.Attention+"◌ cancelling…"+styles.Reset)
 	case g.busy:
 		parts = append(parts, styles.Live+"● working"+styles.Reset+styles.Faint+" (esc cancels)"+styles.Reset)
+	case g.failed != nil:
+		parts = append(parts, failedStatus(g.failed))
 	case g.last != "":
 		parts = append(parts, "turn ended: "+Plain(g.last))
 	default:
@@ -110,7 +114,7 @@ func (a *App) agentLines(g *sessionMode, w int) []string {
 	if a.focus != focusPrompt {
 		prompt = styles.Faint + ansi.Strip(prompt) + styles.Reset
 	}
-	return []string{status, render.Pad(ansi.Truncate(prompt, w, "…"), w)}
+	return append(append([]string{status}, a.failedLines(w)...), render.Pad(ansi.Truncate(prompt, w, "…"), w))
 }
 
 // tokens is 12.3k for 12345.

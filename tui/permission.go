@@ -62,7 +62,7 @@ func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH i
 	var body []string
 	title := req.Title
 	if step != nil && title == "" {
-		title = step.Label()
+		title = step.Action() // "asks to: Edit a.go", not "asks to: Editing · a.go"
 	}
 	if title == "" {
 		title = "tool call " + req.ToolCallID

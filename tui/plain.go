@@ -13,6 +13,8 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/tui/runtree"
 )
 
 // plainTextMax is how many characters of a message a plain line shows.
@@ -24,7 +26,9 @@ const plainTextMax = 120
 // started ("step 7 execute running · Running command · go test ./...") or finished ("step 7
 // execute completed · Ran command · go test ./... · 1.2s", with "· exit 2" when failed), a run
 // started or finished ("run r2 started (continues r1)" or "(branch of r1)", "run r2 completed"/"failed: <message>"),
-// a diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: … [R6-text-not-open]"). Nothing for deltas
+// a permission request asked and answered ("permission · Run `make`? · waiting for you: Allow,
+// Reject", then "… · allowed once"), a diagnostic ("problem #12 TEXT_MESSAGE_CONTENT: …
+// [R6-text-not-open]"). Nothing for deltas
 // that change nothing of that. All agent text goes through Plain and onto one line.
 //
 // It remembers what it printed, so each line appears once, in the order of
@@ -50,7 +54,8 @@ type PlainPrinter struct {
 	f *fold.Fold
 
 	stepShown   map[int]stepShown // step index → last of its lines printed
-	itemDone    map[uint64]bool   // item seq → finished line printed (messages, problems, errors)
+	itemDone    map[uint64]bool   // item seq → finished line printed (messages, problems, errors, answers)
+	permAsked   map[uint64]bool   // permission item seq → waiting line printed
 	runStarted  map[uint64]bool   // run item seq → started line printed
 	runEnded    map[uint64]bool   // run item seq → finished line printed
 	pendingEnds []*model.Item     // runs that ended in this Update, printed last
@@ -62,7 +67,7 @@ type PlainPrinter struct {
 func NewPlainPrinter(w io.Writer, f *fold.Fold) *PlainPrinter {
 	return &PlainPrinter{w: w, f: f,
 		stepShown: map[int]stepShown{},
-		itemDone:  map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
+		itemDone:  map[uint64]bool{}, permAsked: map[uint64]bool{}, runStarted: map[uint64]bool{}, runEnded: map[uint64]bool{}}
 }
 
 // Forget drops what the printer remembers of items older than the fold's
@@ -73,7 +78,7 @@ func (p *PlainPrinter) Forget() {
 	if items := p.f.Items(); len(items) > 0 {
 		oldest = items[0].Seq
 	}
-	for _, m := range []map[uint64]bool{p.itemDone, p.runStarted, p.runEnded} {
+	for _, m := range []map[uint64]bool{p.itemDone, p.permAsked, p.runStarted, p.runEnded} {
 		for seq := range m {
 			if seq < oldest {
 				delete(m, seq)
@@ -149,7 +154,7 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 		p.flushRunEnds(steps) // an earlier run ends before a later one starts
 		if !p.runStarted[it.Seq] {
 			p.runStarted[it.Seq] = true
-			s := "run " + plainOneLine(it.ID) + " started"
+			s := "run " + plainOneLine(runtree.NameOf(p.f.Runs(), it)) + " started"
 			if note := runNoteOf(p.f.Runs(), it); note != "" {
 				s += " (" + note + ")"
 			}
@@ -160,6 +165,19 @@ func (p *PlainPrinter) item(it *model.Item, steps []*model.Step) {
 			// Printed after the run's own messages and steps of this Update
 			// (a whole log applied at once still reads in order).
 			p.pendingEnds = append(p.pendingEnds, it)
+		}
+	case model.ItemPermission:
+		// Like a step: a line when it is seen waiting, one when answered.
+		if !it.Status.Done() {
+			if !p.permAsked[it.Seq] {
+				p.permAsked[it.Seq] = true
+				p.line(plainOneLine(render.PermissionText(it)))
+			}
+			return
+		}
+		if !p.itemDone[it.Seq] {
+			p.itemDone[it.Seq] = true
+			p.line(plainOneLine(render.PermissionText(it)))
 		}
 	case model.ItemDiagnostic:
 		if p.itemDone[it.Seq] {
@@ -211,10 +229,10 @@ func (p *PlainPrinter) runEnd(it *model.Item) string {
 			break
 		}
 	}
-	s := "run " + plainOneLine(it.ID) + " " + string(it.Status)
 	if run == nil {
-		return s
+		return "run " + plainOneLine(it.ID) + " " + string(it.Status)
 	}
+	s := "run " + plainOneLine(run.Name()) + " " + string(it.Status)
 	switch {
 	case it.Status == model.StatusFailed:
 		if run.Error != "" {

@@ -22,28 +22,29 @@ func TestPlainRefusedPermission(t *testing.T) {
 		completed = `{"t":1764500001300,"dir":"recv","msg":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}}}}` + "\n"
 		endTurn   = `{"t":1764500001400,"dir":"recv","msg":{"jsonrpc":"2.0","id":1,"result":{"stopReason":"end_turn"}}}` + "\n"
 	)
-	want := []string{
-		"run 1 started",
-		"you: clean up",
-		"step 1 delete pending · Deleting · rm -rf /",
-		"step 1 delete cancelled · Delete cancelled · rm -rf / · 1.1s",
-		"run 1 completed (end_turn)",
-	}
-	for name, log := range map[string]string{
-		"rejected":                  head + reject + endTurn,
-		"rejected, then completed":  head + reject + completed + endTurn,
-		"cancelled":                 head + cancel + endTurn,
-		"cancelled, then completed": head + cancel + completed + endTurn,
+	for name, tc := range map[string]struct{ log, answer string }{
+		"rejected":                  {head + reject + endTurn, "rejected"},
+		"rejected, then completed":  {head + reject + completed + endTurn, "rejected"},
+		"cancelled":                 {head + cancel + endTurn, "cancelled"},
+		"cancelled, then completed": {head + cancel + completed + endTurn, "cancelled"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			recs, err := sources.ReadACPRecording(strings.NewReader(log))
+			recs, err := sources.ReadACPRecording(strings.NewReader(tc.log))
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, oneByOne := range []bool{true, false} {
-				want := want
-				if !oneByOne { // seen only as it ended: no pending line
-					want = slices.Delete(slices.Clone(want), 2, 3)
+				want := []string{
+					"run 1 started",
+					"you: clean up",
+					"step 1 delete pending · Deleting · rm -rf /",
+					"permission · rm -rf /? · waiting for you: Allow, Reject",
+					"step 1 delete cancelled · Delete cancelled · rm -rf / · 1.1s",
+					"permission · rm -rf /? · " + tc.answer,
+					"run 1 completed (end_turn)",
+				}
+				if !oneByOne { // seen only as it ended: no pending or waiting line
+					want = slices.Delete(want, 2, 4)
 				}
 				got := printPlain(t, recs, oneByOne)
 				if !slices.Equal(got, want) {

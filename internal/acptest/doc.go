@@ -24,6 +24,8 @@
 //	                        where session/load replays history (default half)
 //	ACPTEST_DELAY=200ms     pause after each update of `all` and `permission`
 //	ACPTEST_NO_LOAD=1       advertise loadSession false (an agent that cannot replay)
+//	ACPTEST_INIT_ERROR=MSG  initialize logs MSG on stderr and answers -32603 MSG
+//	                        (an agent that cannot start: no key, no model)
 //
 // # Session methods
 //

@@ -29,7 +29,8 @@ type Options struct {
 	// AllowTerminal advertises and serves terminal/*.
 	AllowTerminal bool
 	// Stderr receives the agent's standard error (a log file: never the
-	// screen). Nil discards it.
+	// screen), and the SDK's log lines. Nil discards them; the end of the
+	// agent's is kept either way (StderrTail).
 	Stderr io.Writer
 	// Record, when set, receives every JSON-RPC line in both directions as
 	// an ACP recording (fold/acp.FormatLine).
@@ -54,6 +55,7 @@ type Conn struct {
 	terms   *Terminals
 	perms   *permissions
 	gate    *gate
+	stderr  *stderrTail
 
 	exited  chan struct{}
 	exitErr error
@@ -77,11 +79,14 @@ func Start(opts Options) (*Conn, error) {
 	}
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = folder.Root()
-	// The agent's stderr and the SDK's log share the writer: one at a time.
-	cmd.Stderr = &syncWriter{w: opts.Stderr}
+	// The agent's stderr and the SDK's log share the log: one at a time.
+	// Only the agent's own words go to the tail.
+	log := &syncWriter{w: opts.Stderr}
 	if opts.Stderr == nil {
-		cmd.Stderr = io.Discard
+		log.w = io.Discard
 	}
+	tail := &stderrTail{}
+	cmd.Stderr = stderrWriter{tail: tail, log: log}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -91,9 +96,9 @@ func Start(opts Options) (*Conn, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the agent: %w", err)
+		return nil, err // it names the command: "fork/exec /no/agent: no such file or directory"
 	}
-	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder),
+	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder), stderr: tail,
 		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
 		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
 	c.gate = newGate()
@@ -106,7 +111,7 @@ func Start(opts Options) (*Conn, error) {
 	c.conn = sdk.NewClientSideConnection((*handler)(c), in, out)
 	// The SDK logs through slog's default (standard error, under the
 	// screen); its notes go with the agent's own.
-	c.conn.SetLogger(slog.New(slog.NewTextHandler(cmd.Stderr, nil)))
+	c.conn.SetLogger(slog.New(slog.NewTextHandler(log, nil)))
 	go c.journal.pump(c.records)
 	go func() {
 		<-c.conn.Done() // the agent's output ended
@@ -130,6 +135,11 @@ func (c *Conn) Done() <-chan struct{} { return c.exited }
 
 // ExitErr is how the agent process ended (after Done).
 func (c *Conn) ExitErr() error { return c.exitErr }
+
+// StderrTail is the last lines (at most StderrLines) the agent wrote on
+// its standard error, as it wrote them: untrusted text, to be made safe
+// before it is shown. After Done it holds everything the agent wrote.
+func (c *Conn) StderrTail() []string { return c.stderr.lines(StderrLines) }
 
 // RecordErr is the first error writing the recording hit, if any.
 func (c *Conn) RecordErr() error { return c.journal.recordErr() }

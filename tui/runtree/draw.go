@@ -196,11 +196,11 @@ func runRightLayout(rows []Row, width int) runRight {
 	full, least := 0, 0
 	for _, r := range rows {
 		base := min(2*r.Depth, runGuideCells(width)) + 2
-		id := render.CellWidth(sanitize.OneLine(r.Run.RunID))
+		id := render.CellWidth(sanitize.OneLine(r.Run.Name()))
 		least = max(least, base+min(id, 6))
 		need := base + min(id, runIDMax)
 		if r.Branch && r.Parent >= 0 && r.Parent < len(rows) {
-			need += 3 + min(render.CellWidth(sanitize.OneLine(rows[r.Parent].Run.RunID)), runParentMax)
+			need += 3 + min(render.CellWidth(sanitize.OneLine(rows[r.Parent].Run.Name())), runParentMax)
 		}
 		if r.Orphan || r.Run.Outcome != "" || r.Run.Status == model.StatusFailed && r.Run.Error != "" {
 			need += 2 + runNoteMin
@@ -281,7 +281,7 @@ func runTreeLine(rows []Row, i int, selected bool, guides string, right runRight
 	p.Put(mark, sgr)
 	p.Pad(1)
 	room := width - p.Col() - right.cells
-	id := sanitize.OneLine(r.Run.RunID)
+	id := sanitize.OneLine(r.Run.Name())
 	if id == "" {
 		id = "(no run id)"
 	}
@@ -289,7 +289,7 @@ func runTreeLine(rows []Row, i int, selected bool, guides string, right runRight
 	p.Put(id, styles.ParamBold)
 	room -= render.CellWidth(id)
 	if r.Branch && r.Parent >= 0 && r.Parent < len(rows) && room >= 4 {
-		from := render.ShortMiddle(sanitize.OneLine(rows[r.Parent].Run.RunID), min(runParentMax, room-3))
+		from := render.ShortMiddle(sanitize.OneLine(rows[r.Parent].Run.Name()), min(runParentMax, room-3))
 		p.Put(" ↳ ", styles.ParamDim)
 		p.Put(from, "")
 		room -= 3 + render.CellWidth(from)

@@ -172,6 +172,17 @@ func Rows(runs []*model.Run, steps []*model.Step) []Row {
 	return rows
 }
 
+// NameOf is what the run a run item shows is called (model.Run.Name),
+// made one safe line: the item's id when the run is not known.
+func NameOf(runs []*model.Run, it *model.Item) string {
+	for i := len(runs) - 1; i >= 0; i-- {
+		if r := runs[i]; r != nil && r.RunID == it.ID && r.FirstSeq <= it.FirstSeq {
+			return sanitize.OneLine(r.Name())
+		}
+	}
+	return sanitize.OneLine(it.ID)
+}
+
 // NoteOf is Note for the run a run item shows: the latest run of that
 // id that started at or before the item's first record ("" when none).
 func NoteOf(runs []*model.Run, it *model.Item) string {

@@ -257,3 +257,24 @@ func BenchmarkRunTree(b *testing.B) {
 		Lines(rows, 500, 90, 40)
 	}
 }
+
+// A run with a number (an ACP run, whose id is a JSON-RPC id) is drawn by
+// its number, its id nowhere.
+func TestRunTreeNamesNumberedRuns(t *testing.T) {
+	runs := []*model.Run{
+		{RunID: "17", Number: 1, Status: model.StatusCompleted, FirstSeq: 10},
+		{RunID: "42", Number: 2, Status: model.StatusRunning, FirstSeq: 20},
+	}
+	screen := ansi.Strip(strings.Join(Lines(Rows(runs, nil), 1, 40, 4), "\n"))
+	for _, want := range []string{"✓ 1 ", "● 2 "} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the tree lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "17") || strings.Contains(screen, "42") {
+		t.Errorf("the tree shows a run id:\n%s", screen)
+	}
+	if n := NameOf(runs, &model.Item{ID: "42", Kind: model.ItemRun, FirstSeq: 20}); n != "2" {
+		t.Errorf("NameOf the second run's item: %q", n)
+	}
+}

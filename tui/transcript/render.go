@@ -197,7 +197,7 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 		}
 		return []string{dimLine(pad, "○ "+oneLine(it.Name), w)}
 	case model.ItemRun:
-		return []string{runSeparator(it, runtree.NoteOf(t.runs, it), w)}
+		return []string{runSeparator(runtree.NameOf(t.runs, it), runtree.NoteOf(t.runs, it), w)}
 	case model.ItemError:
 		if !first {
 			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
@@ -212,6 +212,8 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 			return wrapRows(sanitize.Plain(text), w, styles.ParamRed)
 		}
 		return wrapRows("⚠ "+sanitize.Plain(text), w, styles.ParamRed)
+	case model.ItemPermission:
+		return []string{pad + render.PermissionRow(it, w-g)}
 	case model.ItemGap:
 		// Wrapped, not cut: it may say why reading back failed.
 		return wrapRows(oneLine(it.Text), w, styles.ParamDim)
@@ -298,10 +300,10 @@ func reasoningRows(text string, first bool, w int, pad string, expanded bool) []
 	return out
 }
 
-// runSeparator is a dim rule naming the run and how it joins the run
-// tree (note, from RunNote).
-func runSeparator(it *model.Item, note string, w int) string {
-	label := "── run " + oneLine(it.ID)
+// runSeparator is a dim rule naming the run (name, from NameOf) and how
+// it joins the run tree (note, from NoteOf).
+func runSeparator(name, note string, w int) string {
+	label := "── run " + name
 	if note != "" {
 		label += " (" + note + ")"
 	}

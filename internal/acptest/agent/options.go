@@ -24,6 +24,9 @@ const (
 	EnvDelay = "ACPTEST_DELAY"
 	// EnvNoLoad=1 advertises loadSession false.
 	EnvNoLoad = "ACPTEST_NO_LOAD"
+	// EnvInitError makes initialize fail with this message (see
+	// Options.InitError).
+	EnvInitError = "ACPTEST_INIT_ERROR"
 )
 
 // AuthMethodID is the only authentication method the agent offers when it
@@ -55,6 +58,10 @@ type Options struct {
 	// NoLoad makes the agent advertise loadSession false, like agents that
 	// cannot replay a session.
 	NoLoad bool
+	// InitError, when set, makes initialize log it as an error and answer
+	// -32603 with it as the message, as an agent without its credentials
+	// or its model does.
+	InitError string
 	// Store holds sessions; share one Store between connections to load in
 	// one connection a session made in another. Nil means a fresh
 	// in-memory store.
@@ -84,12 +91,13 @@ type Options struct {
 // CrashExitCode is the status the `crash` prompt exits with.
 const CrashExitCode = 3
 
-// OptionsFromEnv reads the EnvAuth, EnvStore, EnvLoadSplit and EnvDelay
-// variables through getenv (usually os.Getenv).
+// OptionsFromEnv reads the EnvAuth, EnvNoLoad, EnvInitError, EnvStore,
+// EnvLoadSplit and EnvDelay variables through getenv (usually os.Getenv).
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	var o Options
 	o.RequireAuth = getenv(EnvAuth) == "1"
 	o.NoLoad = getenv(EnvNoLoad) == "1"
+	o.InitError = getenv(EnvInitError)
 	if dir := getenv(EnvStore); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return o, fmt.Errorf("%s=%s: %w", EnvStore, dir, err)

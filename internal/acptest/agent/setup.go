@@ -17,6 +17,10 @@ func (f *fixture) Initialize(_ context.Context, p acp.InitializeRequest) (acp.In
 	f.opts.Logger.Info("initialize", "protocolVersion", p.ProtocolVersion,
 		"fs.read", p.ClientCapabilities.Fs.ReadTextFile, "fs.write", p.ClientCapabilities.Fs.WriteTextFile,
 		"terminal_output", f.terminalMeta())
+	if f.opts.InitError != "" {
+		f.opts.Logger.Error("cannot start", "reason", f.opts.InitError)
+		return acp.InitializeResponse{}, &acp.RequestError{Code: -32603, Message: f.opts.InitError}
+	}
 	resp := acp.InitializeResponse{
 		ProtocolVersion: acp.ProtocolVersionNumber,
 		AgentCapabilities: acp.AgentCapabilities{

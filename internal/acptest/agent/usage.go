@@ -51,4 +51,7 @@ Environment:
   ACPTEST_LOAD_SPLIT=half|before|after
                           where session/load replays history (default half)
   ACPTEST_DELAY=DURATION  pause after each update of all and permission
+  ACPTEST_NO_LOAD=1       advertise loadSession false
+  ACPTEST_INIT_ERROR=MSG  log MSG on stderr and fail initialize with it
+                          (error -32603), as an agent that cannot start
 `
