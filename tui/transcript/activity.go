@@ -28,12 +28,13 @@ func activityLine(it *model.Item) (line string, ok bool) {
 	return "", false
 }
 
-// permissionLine is a tool decision: "permission · Bash accepted (config)".
+// permissionLine is a tool decision, in the words of an ACP permission
+// row: "permission · Bash allowed (config)".
 func permissionLine(c map[string]any) string {
 	verdict := "decided"
 	switch word(c, "decision") {
 	case "accept":
-		verdict = "accepted"
+		verdict = "allowed"
 	case "reject":
 		verdict = "rejected"
 	}

@@ -30,7 +30,7 @@ func TestActivityRowsInWords(t *testing.T) {
 	tr.SetItems(items, nil)
 	got := plainRows(allRows(tr, 100))
 	want := []string{
-		"       permission · Bash accepted (config)",
+		"       permission · Bash allowed (config)",
 		"       permission · Edit rejected (user_reject)",
 		"       usage · claude-sonnet-4 · 1,234 in · 567 out · 2,000 cached · $0.02",
 		"       usage · 900 in · 40 out · 1,200,000 reasoning · $0.0074",
