@@ -160,3 +160,21 @@ func TestZoomPanel(t *testing.T) {
 		t.Fatalf("z z: zoom %v transcript %+v", d.zoom, d.geo.transcript)
 	}
 }
+
+// A failed step opens where it says why: at 80×24 the panel shows the
+// command's FAIL lines, not the PASS lines before them.
+func TestFailedStepOpensAtItsFailure(t *testing.T) {
+	d := newDemoApp(t, 80, 24, true, AppOptions{})
+	d.press("home", "e")
+	if s := d.step(); s == nil || s.Status != model.StatusFailed {
+		t.Fatalf("e selected %+v", s)
+	}
+	if got := d.panelText(); !strings.Contains(got, "FAIL internal/schedule.TestParseLength") {
+		t.Fatalf("the failed step's view does not show why it failed:\n%s", got)
+	}
+	// The person can still scroll to its top.
+	d.press("tab", "g")
+	if d.focus != focusPanel || !strings.Contains(d.panelText(), "$ gotestsum") {
+		t.Fatalf("g in the focused panel did not go to the top:\n%s", d.panelText())
+	}
+}

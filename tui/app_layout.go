@@ -260,8 +260,13 @@ func (a *App) panelHeader(s *model.Step, body rect) string {
 // scroll shows, and where they are in the whole view. The view is rendered
 // as far as the scroll needs: a long output costs what has been looked at.
 func (a *App) panelWindow(s *model.Step, w, h int) ([]string, computer.ScrollPos) {
+	toFailure := false
 	if a.panelFor != a.selected {
 		a.panelFor, a.panelScroll = a.selected, 0
+		// A failed step opens where it says why: its first line that
+		// reads like a failure, else its end (where a command's error
+		// usually is), not its first lines.
+		toFailure = s.Status == model.StatusFailed && !(a.search.toPanel && a.searching())
 	}
 	if h < 1 {
 		return nil, computer.ScrollPos{}
@@ -281,6 +286,10 @@ func (a *App) panelWindow(s *model.Step, w, h int) ([]string, computer.ScrollPos
 		*c = panelCache{step: a.selected, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: lines}
 	}
 	cut := len(c.lines) >= c.limit && c.limit < panelDocMax
+	if toFailure {
+		a.scrollToFailure(s, w, h)
+		cut = len(c.lines) >= c.limit && c.limit < panelDocMax
+	}
 	if a.search.toPanel && a.searching() {
 		a.search.toPanel = false
 		a.scrollToMatch(s, w, h)
@@ -310,6 +319,35 @@ func (a *App) scrollToMatch(s *model.Step, w, h int) {
 			}
 		}
 		if len(c.lines) < c.limit || c.limit >= panelDocMax {
+			return
+		}
+		from = len(c.lines) - 1
+		limit := min(panelDocMax, 4*c.limit)
+		*c = panelCache{step: c.step, lastSeq: s.LastSeq, status: s.Status, shed: s.Shed, w: w, h: h, limit: limit, lines: computer.PanelDoc(s, w, h, limit, a.pictures())}
+	}
+}
+
+// failureWords are what a line of a failed step's view says when it tells
+// why: test runners', compilers' and shells' words.
+var failureWords = []string{"FAIL", "Error", "error:", "ERROR", "panic:", "Traceback", "fatal:", "Exception", "✗", "not found", "No such file"}
+
+// scrollToFailure scrolls a failed step's view to its first line that
+// reads like a failure (two lines below the top), rendering more of the
+// view until it finds one or there is no more; with none, to the end.
+func (a *App) scrollToFailure(s *model.Step, w, h int) {
+	c := &a.panelCache
+	for from := 1; ; { // line 0 is the command or the call itself
+		for i := from; i < len(c.lines); i++ {
+			line := ansi.Strip(c.lines[i])
+			for _, word := range failureWords {
+				if strings.Contains(line, word) {
+					a.panelScroll = max(0, i-2)
+					return
+				}
+			}
+		}
+		if len(c.lines) < c.limit || c.limit >= panelDocMax {
+			a.panelScroll = panelDocMax // clamped to the end by scrolled
 			return
 		}
 		from = len(c.lines) - 1
