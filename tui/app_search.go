@@ -304,10 +304,7 @@ func (a *App) searchLine() string {
 		return a.listFilterLine(tv)
 	}
 	if s.asking != inputNone {
-		// The line's whole width: with none, the input shows only the
-		// placeholder's first letter ("/t").
-		s.input.SetWidth(max(1, a.width-ansi.StringWidth(s.input.Prompt)-1))
-		parts = append(parts, s.input.View())
+		parts = append(parts, a.inputView())
 	} else if a.searching() {
 		parts = append(parts, "/"+Plain(s.m.Query()))
 	}
@@ -327,6 +324,20 @@ func (a *App) searchLine() string {
 		parts = append(parts, "filter "+Plain(a.filter.spec.String())+" · "+thousands(len(a.filter.kept))+" of "+count(len(a.allSteps()), "step", "steps"))
 	}
 	return strings.Join(parts, "   ")
+}
+
+// inputView draws the input line as wide as what it holds (its
+// placeholder when empty, whole: with no width the input shows only its
+// first letter, "/t"), leaving room after it for the match count.
+func (a *App) inputView() string {
+	in := &a.search.input
+	want := ansi.StringWidth(in.Value()) + 1
+	if in.Value() == "" {
+		want = ansi.StringWidth(in.Placeholder) + 1
+	}
+	room := a.width - ansi.StringWidth(in.Prompt) - 24
+	in.SetWidth(max(1, min(want, room)))
+	return in.View()
 }
 
 // itemIndex is the index of item seq in the fold's items, or -1.

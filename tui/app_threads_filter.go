@@ -42,8 +42,7 @@ func (a *App) listFilterLine(tv *threadsView) string {
 	s := &a.search
 	kept := count(len(tv.order), "thread", "threads") + " of " + thousands(tv.set.Len())
 	if s.asking == inputThreads {
-		s.input.SetWidth(max(1, a.width/2))
-		return s.input.View() + "   " + kept
+		return a.inputView() + "   " + kept
 	}
 	if tv.filter.Empty() {
 		return ""
