@@ -262,6 +262,21 @@ for size in 160x48 80x24; do
 	quit
 done
 
+# A thread that appears later never takes the screen: tail a log of one
+# thread, then append a second thread's run; the screen stays on the first
+# thread, marks the new one and says "2 threads".
+grow=$work/grow.jsonl
+head -n 8 "$threads" >"$grow" # beta's run
+run 160x48 tail --layout sheet "$grow"
+expect "make docs" 10
+sleep 1.5 # the source is open now: what comes next is news, not the first read
+sed -n 17,24p "$threads" >>"$grow" # gamma's run
+expect "2 threads · { }" 10
+expect "◆ 1 new"
+lacks "threads · 2 ·"
+screen | grep -qF "make docs" || fail "the screen left the first thread"
+quit
+
 # A folder of per-thread logs: each file's threads in the list; a file
 # created while watching joins within a second or two.
 mkdir -p "$work/runs"
