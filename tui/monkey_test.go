@@ -20,7 +20,7 @@ import (
 
 var (
 	monkeySeed   = flag.Uint64("monkey.seed", 1, "the seed of the monkey tests' inputs")
-	monkeyInputs = flag.Int("monkey.n", 1500, "how many random inputs each monkey test sends")
+	monkeyInputs = flag.Int("monkey.n", 2000, "how many random inputs each monkey test sends (a third of them under the race detector)")
 )
 
 // monkeyMode is a screen the monkey drives: how to make it, what to do to
@@ -58,7 +58,11 @@ func TestMonkey(t *testing.T) {
 			t.Parallel()
 			seed := *monkeySeed + uint64(i)*7919
 			a, feed := m.make(t)
-			runMonkey(t, a, seed, *monkeyInputs, m.first, feed)
+			n := *monkeyInputs
+			if raceOn {
+				n /= 3
+			}
+			runMonkey(t, a, seed, n, m.first, feed)
 		})
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !race
+
+package tui
+
+// raceOn says the tests run under the race detector.
+const raceOn = false
