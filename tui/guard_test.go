@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -70,7 +69,7 @@ func TestGuardCatchesPanics(t *testing.T) {
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			out := &syncBuf{}
+			out := &syncBuffer{}
 			p := tea.NewProgram(g, tea.WithInput(nil), tea.WithOutput(out), tea.WithWindowSize(100, 10), tea.WithContext(ctx), tea.WithoutSignals())
 			ended := make(chan error, 1)
 			go func() {
@@ -134,24 +133,3 @@ func TestGuardPageFits(t *testing.T) {
 		}
 	}
 }
-
-// syncBuf is a bytes buffer safe for the program's writes and the test's
-// reads.
-type syncBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-var _ io.Writer = (*syncBuf)(nil)
