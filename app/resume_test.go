@@ -37,6 +37,13 @@ func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-ch
 	if err != nil {
 		t.Fatal(err)
 	}
+	return followTo(t, rv, path, st.Size())
+}
+
+// followTo is followToEnd up to a batch that ends at end (a closed
+// array's last record ends before its bracket).
+func followTo(t *testing.T, rv *resumeView, path string, end int64) (*fold.Threads, <-chan model.Batch, []model.Batch) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	batches, status := rv.follow(ctx, &Options{}, path)
@@ -52,12 +59,12 @@ func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-ch
 	var got []model.Batch
 	for b := range batches {
 		got = append(got, b)
-		if b.End == st.Size() {
+		if b.End == end {
 			break
 		}
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("the tail did not reach the end of %d bytes", st.Size())
+		t.Fatalf("the tail did not reach byte %d", end)
 	}
 	ch := make(chan model.Batch, len(got))
 	for _, b := range got {
