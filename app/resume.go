@@ -166,8 +166,10 @@ func (s *resumeStore) has(path string) bool {
 // load returns the threads and the tail start a screen of the log at path
 // takes up from, when a resume point of it is kept and the file still
 // begins with what was folded. Any fault (none kept, another version, a
-// file rewritten, a resume point unreadable) gives ok false: the log is
-// then read from its start, as if nothing had been kept.
+// file rewritten, a resume point unreadable, or one no save of this log
+// could have written: its offset not just past a record, its size or
+// its record numbers beyond what the log allows) gives ok false: the log
+// is then read from its start, as if nothing had been kept.
 func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fold.Threads, from *sources.TailStart, ok bool) {
 	if s == nil {
 		return nil, nil, false
@@ -175,6 +177,14 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, nil, false
+	}
+	log, err := os.Stat(abs)
+	if err != nil {
+		return nil, nil, false
+	}
+	kept, err := os.Stat(s.file(abs))
+	if err != nil || kept.Size() > resumeLimit(log.Size()) {
+		return nil, nil, false // bigger than a save of this log writes
 	}
 	b, err := os.ReadFile(s.file(abs))
 	if err != nil {
@@ -185,7 +195,7 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 		return nil, nil, false
 	}
 	now, err := sources.TailStartAt(abs, p.Offset, p.Seq)
-	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) {
+	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) || !numbered(p) {
 		return nil, nil, false
 	}
 	snap, one := asSource(p.Threads, path)
@@ -198,6 +208,26 @@ func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fol
 	}
 	return ts, &now, true
 }
+
+// numbered tells whether p's record numbers can be those of a fold of
+// the file's bytes before p.Offset: every record takes a byte at least,
+// and no thread holds a record numbered past p.Seq, which the tail
+// numbers on from.
+func numbered(p resumePoint) bool {
+	if p.Seq > uint64(p.Offset) {
+		return false
+	}
+	for _, th := range p.Threads.Threads {
+		if th.LastSeq > p.Seq {
+			return false
+		}
+	}
+	return true
+}
+
+// resumeLimit is the most a resume point of a log of size bytes holds:
+// a quarter of the log, or resumeMaxFloor for a smaller one.
+func resumeLimit(size int64) int64 { return max(size/4, resumeMaxFloor) }
 
 // asSource names the one source of snap's threads as path names the log
 // now: the screen that kept them may have named it otherwise ("run.jsonl"
@@ -242,6 +272,11 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 		return err
 	}
 	start, err := sources.TailStartAt(abs, end, seq)
+	if errors.Is(err, sources.ErrNotAfterRecord) {
+		// No tail could take the log up there (inside an SSE frame, say):
+		// nothing to keep, and a point kept earlier stays.
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -249,7 +284,7 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 		th.Fold.Shed(resumeItems, resumeSteps)
 		th.Fold.Forget(math.MaxInt)
 	}
-	limit := max(end/4, resumeMaxFloor)
+	limit := resumeLimit(end)
 	if exportGuess(ts) > limit {
 		// Too big to be worth keeping, and to be written out at all: a
 		// fold of 100,000 tool calls or of one 50 MB message took the

@@ -21,7 +21,7 @@ import (
 )
 
 // smallResume lets logs of a test's size keep where their screen left off.
-func smallResume(t *testing.T) {
+func smallResume(t testing.TB) {
 	t.Helper()
 	old := resumeMinBytes
 	resumeMinBytes = 1
@@ -31,12 +31,19 @@ func smallResume(t *testing.T) {
 // followToEnd follows path as the screen's view does, until a batch ends
 // at the file's end: the fold taken up (nil when none) and the batches,
 // in a closed channel.
-func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-chan model.Batch, []model.Batch) {
+func followToEnd(t testing.TB, rv *resumeView, path string) (*fold.Threads, <-chan model.Batch, []model.Batch) {
 	t.Helper()
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return followTo(t, rv, path, st.Size())
+}
+
+// followTo is followToEnd up to a batch that ends at end (a closed
+// array's last record ends before its bracket).
+func followTo(t testing.TB, rv *resumeView, path string, end int64) (*fold.Threads, <-chan model.Batch, []model.Batch) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	batches, status := rv.follow(ctx, &Options{}, path)
@@ -52,12 +59,12 @@ func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-ch
 	var got []model.Batch
 	for b := range batches {
 		got = append(got, b)
-		if b.End == st.Size() {
+		if b.End == end {
 			break
 		}
 	}
 	if ctx.Err() != nil {
-		t.Fatalf("the tail did not reach the end of %d bytes", st.Size())
+		t.Fatalf("the tail did not reach byte %d", end)
 	}
 	ch := make(chan model.Batch, len(got))
 	for _, b := range got {
@@ -70,7 +77,7 @@ func followToEnd(t *testing.T, rv *resumeView, path string) (*fold.Threads, <-ch
 // screenOf folds batches on a screen that is given the fold taken (when
 // not nil) before them, to their end, and keeps where it is as a view's
 // screen does (when rv is not nil), waiting for that to be saved.
-func screenOf(t *testing.T, rv *resumeView, opts *Options, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
+func screenOf(t testing.TB, rv *resumeView, opts *Options, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
 	t.Helper()
 	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Keep: rv.keeper(opts, fold.Options{})})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
@@ -83,7 +90,7 @@ func screenOf(t *testing.T, rv *resumeView, opts *Options, taken *fold.Threads, 
 }
 
 // waitSaved waits until rv saves nothing, and fails on a save that failed.
-func waitSaved(t *testing.T, rv *resumeView) {
+func waitSaved(t testing.TB, rv *resumeView) {
 	t.Helper()
 	if rv == nil {
 		return

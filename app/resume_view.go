@@ -86,13 +86,20 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 		batches, events := sources.TailBatches(ctx, path, sources.TailOptions{From: from})
 		note := ""
 		if from != nil {
-			note = fmt.Sprintf(" · taken up at %.0f MB", float64(from.Offset)/1e6)
+			note = fmt.Sprintf("taken up at %.0f MB", float64(from.Offset)/1e6)
 		}
 		go func() { // the tail's statuses, until it ends
 			defer close(status)
-			for s := range tailStatuses(events) {
-				if s == tailStatus(sources.TailFollowing) {
+			for ev := range events {
+				s := tailStatus(ev)
+				switch ev {
+				case sources.TailFollowing:
+					if note != "" && s != "" {
+						s += " · " // the title bar puts its own before the first
+					}
 					s += note
+				case sources.TailTruncated, sources.TailRotated:
+					note = "" // what was taken up is gone: the file is read anew
 				}
 				select {
 				case status <- s:

@@ -76,7 +76,8 @@ type Batch struct {
 	// bytes before End hold exactly its records (since the last Restart)
 	// up to this batch's last, and a later run that restores what was
 	// folded of them may go on reading there. 0 when not known: a batch
-	// without records, a source that is not a file, or a last record that
-	// stands for a line over the size limit whose end is not read yet.
+	// without records, a source that is not a file, a last record that
+	// stands for a line over the size limit whose end is not read yet, or
+	// one that says a JSON array broke, after which nothing is read.
 	End int64
 }

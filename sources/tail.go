@@ -57,9 +57,9 @@ type TailOptions struct {
 	// buffer of one, sent to with select/default, merges bursts).
 	Wake <-chan struct{}
 	// From, when set, takes the file up where an earlier tail left it:
-	// records are numbered from From.Seq+1, and when the file is JSON
-	// Lines and still holds what From says was read, reading goes on at
-	// From.Offset. Otherwise the file is read from its top, after a
+	// records are numbered from From.Seq+1, and when the file still holds
+	// what From says was read (in any format the tail reads), reading goes
+	// on at From.Offset. Otherwise the file is read from its top, after a
 	// restart (an empty batch with Restart set, and TailTruncated), so a
 	// reader drops what it restored. FollowFolder's tails take up nothing.
 	From *TailStart

@@ -228,3 +228,25 @@ func TestTailEndHeldBatches(t *testing.T) {
 		})
 	}
 }
+
+// The record that says an array broke has no End: nothing after the break
+// is read, so nothing may take the file up there. The records before it
+// end where they did.
+func TestTailEndBrokenArray(t *testing.T) {
+	e0, _ := tailEvent(0)
+	e1, _ := tailEvent(1)
+	path := filepath.Join(t.TempDir(), "run.json")
+	writeFile(t, path, []byte("["+e0+",\n"+e1))
+	tl := startBatchTail(t, path, nil, 0)
+	tl.until(2)
+	if end := tl.batches[len(tl.batches)-1].End; end != int64(len("["+e0+",\n"+e1)) {
+		t.Fatalf("the batch of two events ends at %d", end)
+	}
+	appendFile(t, path, `, x {"type":"RUN_FINISHED"}`)
+	if b := tl.next(); len(b.Records) != 1 || b.End != 0 {
+		t.Fatalf("the break: %d records ending at %d; want one, at 0", len(b.Records), b.End)
+	}
+	if _, ok := tl.recs[2].Event.(*model.Unreadable); !ok {
+		t.Fatalf("record 3 is %s, not the break", tl.recs[2].Raw)
+	}
+}

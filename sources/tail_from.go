@@ -21,11 +21,18 @@ type TailStart struct {
 	Mark   []byte // the bytes just before Offset as they were then (tailMarkBytes of them, fewer near the start)
 }
 
+// ErrNotAfterRecord is TailStartAt's answer for an offset that is not
+// where a tail of the file stops after a record: what was folded up to
+// there cannot be taken up.
+var ErrNotAfterRecord = errors.New("the offset is not just past a record")
+
 // TailStartAt is the TailStart for going on in path at offset, the End of
 // the last batch a reader folded, whose last record was numbered seq: it
 // reads the file's head and the bytes before offset (two small reads), for
 // the reader to save with what it folded. It fails when the file cannot be
-// read there, or is shorter than offset.
+// read there, is shorter than offset, or offset is not where a tail of it
+// stops after a record (ErrNotAfterRecord): a line's end in JSON Lines, an
+// SSE frame's end, an event's closing brace in an array.
 func TailStartAt(path string, offset int64, seq uint64) (TailStart, error) {
 	if offset <= 0 {
 		return TailStart{}, fmt.Errorf("tail start %s: offset %d is not past a record", path, offset)
@@ -47,50 +54,89 @@ func TailStartAt(path string, offset int64, seq uint64) (TailStart, error) {
 	if err != nil {
 		return TailStart{}, fmt.Errorf("tail start %s: %w", path, err)
 	}
+	if _, ok := s.format(); !ok {
+		return TailStart{}, fmt.Errorf("tail start %s at %d: %w", path, offset, ErrNotAfterRecord)
+	}
 	return s, nil
 }
 
 // takeUp sets the tail as if it had read its file up to s.Offset, when the
-// file is JSON Lines and still starts with s.Head; it tells whether it did.
-// The mark is looked at by the first drain, as every read looks at it: a
-// file that no longer has it before s.Offset, now or by then, is read
-// again from its top after a restart. Only JSON Lines is taken up (an SSE
-// frame's or an array's state at the offset is not in s), and only at a
-// line's start: the mark must end with a newline.
+// file still starts with s.Head and s.Offset is where a tail of it stops
+// after a record; it tells whether it did. The mark is looked at by the
+// first drain, as every read looks at it: a file that no longer has it
+// before s.Offset, now or by then, is read again from its top after a
+// restart.
+//
+// Where a tail stops after a record, the parse state of every format is
+// the one it has past the file's head with nothing pending: no line or
+// SSE frame begun, and in an array, the '[' behind and no element begun
+// (what comes before the next element, white space and a comma, is
+// skipped as ever). So the format, which the head tells, is all of that
+// state a take-up needs.
 func (t *tailer) takeUp(s TailStart) bool {
-	if s.Offset <= 0 || s.Offset > t.size ||
-		len(s.Head) != int(min(s.Offset, tailHeadBytes)) ||
-		len(s.Mark) != int(min(s.Offset, tailMarkBytes)) ||
-		s.Mark[len(s.Mark)-1] != '\n' || !linesHead(s.Head) || !t.holds(s.Head, 0) {
+	format, ok := s.format()
+	if !ok || s.Offset > t.size || !t.holds(s.Head, 0) {
 		return false
 	}
 	t.off, t.base = s.Offset, s.Offset
 	t.head = append(t.head[:0], s.Head...)
 	t.mark = append(t.mark[:0], s.Mark...)
-	t.format = tailLines
-	if LooksLikeACPRecording(s.Head) {
-		t.format = tailACP
-	}
+	t.format = format
+	t.inArr = format == tailArray
 	return true
 }
 
-// linesHead tells whether head, a file's first bytes, make it JSON Lines
-// as detect tells it: after a BOM and white space, no '[' and no SSE field
-// at the start of the first line. It says no when head is too short to tell.
-func linesHead(head []byte) bool {
-	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
-	if len(b) == 0 || b[0] == '[' {
-		return false
+// format is the format of the file s was made of, as its head tells it,
+// when s.Offset is where a tail of that format stops after a record (as
+// far as the mark shows): ok is false otherwise, and for a start that is
+// not whole.
+func (s TailStart) format() (tailFormat, bool) {
+	if s.Offset <= 0 || len(s.Head) != int(min(s.Offset, tailHeadBytes)) || len(s.Mark) != int(min(s.Offset, tailMarkBytes)) {
+		return tailUnknown, false
 	}
-	if len(b) < len("retry:") && bytes.IndexByte(b, '\n') < 0 {
-		return false // the longest SSE field could still be there
+	format, ok := headFormat(s.Head)
+	if !ok {
+		return tailUnknown, false
+	}
+	m := s.Mark
+	switch format {
+	case tailArray:
+		// The tail stops right after an element, before any comma. An
+		// event is an object; a point after any other element (which
+		// is not an event either) is not taken up, so that fewer places
+		// inside an event pass for an element's end.
+		ok = m[len(m)-1] == '}'
+	case tailSSE:
+		// A frame ends with a blank line.
+		ok = bytes.HasSuffix(m, []byte("\n\n")) || bytes.HasSuffix(m, []byte("\n\r\n"))
+	default:
+		ok = m[len(m)-1] == '\n'
+	}
+	return format, ok
+}
+
+// headFormat is the format detect finds for a file that begins with head,
+// told from head alone (the first line may be longer): ok is false when
+// head is too short to tell.
+func headFormat(head []byte) (format tailFormat, ok bool) {
+	b := bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+	switch {
+	case len(b) == 0:
+		return tailUnknown, false
+	case b[0] == '[':
+		return tailArray, true
+	case len(b) < len("retry:") && bytes.IndexByte(b, '\n') < 0:
+		return tailUnknown, false // the longest SSE field could still be there
 	}
 	for _, f := range sseFields {
 		if bytes.HasPrefix(b, f) {
-			return false
+			return tailSSE, true
 		}
 	}
-	return true
+	if LooksLikeACPRecording(b) {
+		return tailACP, true
+	}
+	return tailLines, true
 }
 
 // holds tells whether the file has the bytes b at offset at.

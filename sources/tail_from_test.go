@@ -3,6 +3,7 @@ package sources
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -243,6 +244,23 @@ func TestTailFromRestarts(t *testing.T) {
 		sse.WriteString("data: " + e + "\n\n")
 	}
 	array := "[\n" + strings.Join(evs, ",\n") + "\n]\n"
+	alterArray := func(from, to string) string { return string(alter([]byte(array), from, to)) }
+	altered := func(from, to string) []string {
+		var got []string
+		for _, e := range evs {
+			got = append(got, strings.Replace(e, from, to, 1))
+		}
+		return got
+	}
+	// arrayStart is where a tail of the array stops after its event k.
+	arrayStart := func(t *testing.T, path string, k int) TailStart {
+		t.Helper()
+		s, err := TailStartAt(path, int64(len("[\n"+strings.Join(evs[:k+1], ",\n"))), 6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
 	linesOf := func(b []byte) []string {
 		return slices.DeleteFunc(strings.Split(string(b), "\n"), func(s string) bool { return s == "" })
 	}
@@ -258,19 +276,21 @@ func TestTailFromRestarts(t *testing.T) {
 		{name: "other head", orig: orig, now: alter(orig, `"n":0}`, `"n":8}`)},
 		{name: "past the end", orig: orig, now: orig[:ends[3]]},
 		{name: "not at a line's start", orig: orig, now: orig,
-			from: func(path string) TailStart { s, _ := TailStartAt(path, end6-3, 6); return s }},
+			from: func(string) TailStart { return startOf(orig, end6-3, 6) }},
 		{name: "no offset", orig: orig, now: orig,
 			from: func(string) TailStart { return TailStart{Seq: 6} }},
-		{name: "sse", orig: []byte(sse.String()), now: []byte(sse.String()), want: evs,
-			from: func(path string) TailStart {
-				s, _ := TailStartAt(path, int64(len("data: "+evs[0]+"\n\n")), 6)
-				return s
+		{name: "sse, not after a frame", orig: []byte(sse.String()), now: []byte(sse.String()), want: evs,
+			from: func(string) TailStart {
+				return startOf([]byte(sse.String()), int64(len("data: "+evs[0]+"\n")), 6)
 			}},
-		{name: "array", orig: []byte(array), now: []byte(array), want: evs,
-			from: func(path string) TailStart {
-				s, _ := TailStartAt(path, int64(len("[\n"+evs[0]+",\n")), 6)
-				return s
-			}},
+		{name: "array, other mark", orig: []byte(array), now: []byte(alterArray(`"n":1}`, `"n":7}`)), want: altered(`"n":1}`, `"n":7}`),
+			from: func(path string) TailStart { return arrayStart(t, path, 2) }},
+		{name: "array, other head", orig: []byte(array), now: []byte(alterArray(`"n":0}`, `"n":8}`)), want: altered(`"n":0}`, `"n":8}`),
+			from: func(path string) TailStart { return arrayStart(t, path, 2) }},
+		{name: "array, past the end", orig: []byte(array), now: []byte(array[:len("[\n"+evs[0])]), want: evs[:1],
+			from: func(path string) TailStart { return arrayStart(t, path, 2) }},
+		{name: "array, after a comma", orig: []byte(array), now: []byte(array), want: evs,
+			from: func(string) TailStart { return startOf([]byte(array), int64(len("[\n"+evs[0]+",\n")), 6) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -308,13 +328,21 @@ func TestTailFromRestarts(t *testing.T) {
 	}
 }
 
+// startOf is the TailStart at offset in log, made as TailStartAt makes
+// one but without its checks, for a tail to refuse.
+func startOf(log []byte, offset int64, seq uint64) TailStart {
+	return TailStart{Offset: offset, Seq: seq, Head: bytes.Clone(log[:min(offset, tailHeadBytes)]),
+		Mark: bytes.Clone(log[offset-min(offset, tailMarkBytes) : offset])}
+}
+
 // TailStartAt reads the head and the mark as the tail keeps them, and
 // fails where there is nothing to take up.
 func TestTailStartAt(t *testing.T) {
 	s, _ := lines(0, 50)
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	writeFile(t, path, []byte(s))
-	for _, off := range []int64{10, 100, int64(len(s))} {
+	first := int64(strings.IndexByte(s, '\n') + 1)
+	for _, off := range []int64{first, first + int64(strings.IndexByte(s[first:], '\n')+1), int64(len(s))} {
 		st, err := TailStartAt(path, off, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -325,10 +353,13 @@ func TestTailStartAt(t *testing.T) {
 			t.Fatalf("at %d: %+v", off, st)
 		}
 	}
-	for _, off := range []int64{0, -1, int64(len(s)) + 1} {
+	for _, off := range []int64{0, -1, int64(len(s)) + 1, 10, first - 1, first + 1} {
 		if _, err := TailStartAt(path, off, 3); err == nil {
 			t.Fatalf("at %d: no error", off)
 		}
+	}
+	if _, err := TailStartAt(path, 100, 3); !errors.Is(err, ErrNotAfterRecord) {
+		t.Fatalf("inside a line: %v; want ErrNotAfterRecord", err)
 	}
 	if _, err := TailStartAt(filepath.Join(t.TempDir(), "none"), 10, 3); err == nil {
 		t.Fatal("a missing file: no error")

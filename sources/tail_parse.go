@@ -199,7 +199,10 @@ func (t *tailer) parseArray(atEnd bool) {
 	}
 	i = len(t.buf) // after the end, or once broken, nothing more is read
 	if t.seq != seq {
-		t.end = t.base + int64(i) // a broken array's record ends what is read
+		// The record that says the array broke has no End: reading does
+		// not go on after it, so a later run must not take the file up
+		// there (it would read on what this tail leaves unread).
+		t.end = 0
 	}
 }
 
