@@ -26,7 +26,12 @@ func acpOnScreen(t *testing.T, agent []string) (screen func() string, typed io.W
 		t.Fatal(err)
 	}
 	term := vt.NewEmulator(100, 30)
-	t.Cleanup(func() { term.Close() })
+	t.Cleanup(func() {
+		// Ends the answering goroutine: Close would race with its Read.
+		if pw, ok := term.InputPipe().(*io.PipeWriter); ok {
+			pw.Close()
+		}
+	})
 	var mu sync.Mutex
 	go func() {
 		buf := make([]byte, 32<<10)
@@ -85,7 +90,8 @@ func TestACPScreenShowsFailedStart(t *testing.T) {
 	agent := []string{"sh", "-c", `echo "starting up" >&2; printf '\033[31mfatal:\033[0m no API key\033]0;pwned\007 set\n' >&2; exit 3`}
 	screen, typed, done := acpOnScreen(t, agent)
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(screen(), "no API key") {
+	// Not "no API key": the title bar shows the command, which says it.
+	for !strings.Contains(screen(), "fatal: no API key set") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the screen never showed the failure:\n%s", screen())
 		}

@@ -102,7 +102,8 @@ func Start(opts Options) (*Conn, error) {
 		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
 		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
 	c.gate = newGate()
-	out := &teeReader{r: stdout, gate: c.gate, split: lineSplitter{emit: func(l []byte) {
+	ready := make(chan struct{})
+	out := &teeReader{r: stdout, gate: c.gate, ready: ready, split: lineSplitter{emit: func(l []byte) {
 		if c.journal.add(acp.Recv, l) {
 			c.gate.sent()
 		}
@@ -112,6 +113,7 @@ func Start(opts Options) (*Conn, error) {
 	// The SDK logs through slog's default (standard error, under the
 	// screen); its notes go with the agent's own.
 	c.conn.SetLogger(slog.New(slog.NewTextHandler(log, nil)))
+	close(ready)
 	go c.journal.pump(c.records)
 	go func() {
 		<-c.conn.Done() // the agent's output ended

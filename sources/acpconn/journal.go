@@ -138,6 +138,11 @@ type teeReader struct {
 	r     io.Reader
 	split lineSplitter
 	gate  *gate
+	// ready closes once the connection is set up: the SDK starts reading
+	// as it makes the connection, and logs through a logger it reads
+	// without a lock, which Start sets just after (an agent that exits
+	// at once ended the read while the logger was being set).
+	ready <-chan struct{}
 }
 
 // maxReadChunk bounds one Read, so that one Read cannot bring more updates
@@ -145,6 +150,9 @@ type teeReader struct {
 const maxReadChunk = 16 << 10
 
 func (t *teeReader) Read(p []byte) (int, error) {
+	if t.ready != nil {
+		<-t.ready
+	}
 	t.gate.wait()
 	if len(p) > maxReadChunk {
 		p = p[:maxReadChunk]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,8 +53,10 @@ func TestStderrOfAgentThatCannotStart(t *testing.T) {
 			"initialize: the agent answered error -32603: no model configured", "no model configured"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var log strings.Builder
-			c, err := Start(Options{Command: tc.command, Dir: t.TempDir(), Stderr: &log})
+			// The SDK may still log its farewell after Done: the log is
+			// read under the same lock it is written under.
+			log := &lockedLog{}
+			c, err := Start(Options{Command: tc.command, Dir: t.TempDir(), Stderr: log})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,4 +83,22 @@ func TestStderrOfAgentThatCannotStart(t *testing.T) {
 	if _, err := Start(Options{Command: []string{"/no/such/agent"}, Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "/no/such/agent") {
 		t.Errorf("a command that does not exist: %v", err)
 	}
+}
+
+// lockedLog is a log the connection writes while the test reads it.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
