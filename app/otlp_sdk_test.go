@@ -19,7 +19,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/otel"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )

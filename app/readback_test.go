@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"

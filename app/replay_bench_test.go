@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // BenchmarkReplaySeek1M seeks to random positions of a 1,000,000-event log

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
-	"github.com/agentwatch/agentwatch/internal/procmem"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/procmem"
 	"github.com/agentwatch/agentwatch/replay"
 )
 

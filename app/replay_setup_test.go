@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"

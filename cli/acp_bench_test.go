@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 )
 
 // BenchmarkACPSessionProcess runs `agentwatch acp` on the scripted agent in

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 	"github.com/agentwatch/agentwatch/sources"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 )
 
 // An agent that fails to start says so in --plain with its reason and

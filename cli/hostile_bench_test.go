@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 )
 
 // BenchmarkHostileProcess runs the whole agentwatch process on the inputs
@@ -52,7 +52,7 @@ func BenchmarkHostileProcess(b *testing.B) {
 	}
 }
 
-// writeHostile writes internal/hostile's input of kind into path, or for
+// writeHostile writes internal/testkit/hostile's input of kind into path, or for
 // "deep-state" n pairs of a state snapshot 999 levels deep and a delta to
 // its innermost value, then n pairs 9,000 levels deep.
 func writeHostile(b *testing.B, path, kind string, n int) {

@@ -18,10 +18,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/creack/pty"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
-	"github.com/agentwatch/agentwatch/internal/loggen"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/internal/testkit/monkey"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 )
 
 var (

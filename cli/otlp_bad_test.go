@@ -15,7 +15,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
 	"github.com/agentwatch/agentwatch/app"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 )
 
 // zeroReader is an endless body of zeros that costs no memory.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )

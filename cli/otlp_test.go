@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/app"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 )
 
 const otlpFile = "../testdata/otlp/fleet.jsonl"

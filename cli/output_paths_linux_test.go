@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 )
 
 // notRegular makes, in dir, each kind of path no output may go to: a

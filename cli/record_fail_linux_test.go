@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // The child of these tests runs the command line in args (one per line of

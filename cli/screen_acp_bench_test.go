@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 )
 
 // BenchmarkRecordingProcess opens an ACP recording of one turn of 100,000
 // tool calls, each with a message (300,000 lines, as acp --record writes
-// them; internal/hostile), on the screen, `agentwatch session.jsonl` in a
+// them; internal/testkit/hostile), on the screen, `agentwatch session.jsonl` in a
 // 160×48 pseudo-terminal, and then replays it, `agentwatch replay
 // session.jsonl`, seeking to its end. It reports for each the first frame
 // (review-first-frame-ms, with the reading's progress shown, which the

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // BenchmarkReviewProcess opens the 126 MB, 700,000-event loggen log on the

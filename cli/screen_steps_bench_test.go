@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 )
 
 // BenchmarkScreenManySteps opens the screen on a file of one thread, `agentwatch

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
-	"github.com/agentwatch/agentwatch/internal/procmem"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/procmem"
 )
 
 // rssOf is a running process's resident memory in bytes (0 when unknown).

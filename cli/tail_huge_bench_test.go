@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 )
 
 // BenchmarkTailHugeProcess runs `agentwatch tail --plain FILE` on an empty
-// file, appends one 50 MiB message (internal/hostile) to it in one write,
+// file, appends one 50 MiB message (internal/testkit/hostile) to it in one write,
 // as JSON Lines and as a JSON array (what --record writes), and reports
 // how long the process takes to print the run's end after it, the message
 // between: 1.66–2.32 s for JSON Lines and 2.46–2.58 s for the array, the

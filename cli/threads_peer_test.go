@@ -14,14 +14,14 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/refcheck"
+	"github.com/agentwatch/agentwatch/internal/testkit/refcheck"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
 // These tests hold every thread of a many-thread log to the reference AG-UI
 // client (@ag-ui/client 1.0.0) folding that thread alone: testdata/threads
 // holds logs that combine the one-thread samples of testdata/peer and logs
-// from internal/loggen, and for each thread of each log what the reference
+// from internal/testkit/loggen, and for each thread of each log what the reference
 // makes of the thread's events cut out as agentwatch cuts them (see
 // testdata/threads/README.md; regenerate with testdata/threads/regen.sh).
 // They go through the commands a user runs: threads --json to list the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // writeFile writes data to name in dir and returns its path.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/agui"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 )
 

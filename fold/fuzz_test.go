@@ -16,7 +16,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/agui"
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
 )
 

@@ -13,7 +13,7 @@ import (
 // Threads in batches of benchBatch, then the summary written as JSON. Each
 // once took from seconds to minutes, growing with the square of its size;
 // each must fold in well under 3 s. The records are generated (by
-// internal/hostile and hostile_gen_test.go) before the clock starts; the
+// internal/testkit/hostile and hostile_gen_test.go) before the clock starts; the
 // time is the fold's.
 
 var hostileN = flag.Int("hostile.n", 0, "size of the hostile inputs instead of their own (to see how the time grows)")

@@ -10,16 +10,16 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
 // The inputs that once made the fold quadratic, generated for the
 // benchmarks (hostile_bench_test.go) and the linearity tests
-// (linear_test.go): internal/hostile's kinds, and deeply nested state.
+// (linear_test.go): internal/testkit/hostile's kinds, and deeply nested state.
 
-// hostileRecords is internal/hostile's input of kind with n parts, read as
+// hostileRecords is internal/testkit/hostile's input of kind with n parts, read as
 // a source reads it.
 func hostileRecords(tb testing.TB, kind string, n int) []model.Record {
 	tb.Helper()

@@ -13,7 +13,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/refcheck"
+	"github.com/agentwatch/agentwatch/internal/testkit/refcheck"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )

@@ -9,7 +9,7 @@ import (
 	"github.com/go-json-experiment/json"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )

@@ -14,7 +14,7 @@ command -v tmux >/dev/null || { echo "smoke-otlp: tmux is not installed" >&2; ex
 work=$(mktemp -d)
 bin=$work/agentwatch
 go build -o "$bin" .
-go build -o "$work/otlpsend" ./internal/otlpsend
+go build -o "$work/otlpsend" ./internal/testkit/otlpsend
 session="aw-otlp-smoke-$$"
 sender=""
 cleanup() {

@@ -154,8 +154,8 @@ done
 # Hostile inputs: a 50 MB message and a log of 100,000 tool calls. The
 # screen comes up while they are read, shows the end of the message once it
 # is read, and q quits within a second at any time.
-go run ./internal/hostile/cmd/hostile -kind message -n 50000000 >"$work/message.jsonl"
-go run ./internal/hostile/cmd/hostile -kind tool-calls -n 100000 >"$work/calls.jsonl"
+go run ./internal/testkit/hostile/cmd/hostile -kind message -n 50000000 >"$work/message.jsonl"
+go run ./internal/testkit/hostile/cmd/hostile -kind tool-calls -n 100000 >"$work/calls.jsonl"
 run 160x48 "$work/message.jsonl"
 expect "transcript" 5
 quit_within 1
@@ -177,7 +177,7 @@ quit_within 1
 # A long log sheds its oldest items as it is read; scrolling up to the gap
 # row they leave reads them back from the file until its start is on
 # screen again, and Home shows the first step's content.
-go run ./internal/loggen/cmd/loggen -n 100000 -seed 6 >"$work/long.jsonl"
+go run ./internal/testkit/loggen/cmd/loggen -n 100000 -seed 6 >"$work/long.jsonl"
 run 160x48 "$work/long.jsonl"
 expect "of 2634" 30
 tmux send-keys -t "$session" g
@@ -280,10 +280,10 @@ quit
 # A folder of per-thread logs: each file's threads in the list; a file
 # created while watching joins within a second or two.
 mkdir -p "$work/runs"
-go run ./internal/loggen/cmd/loggen -n 600 -threads 2 -seed 3 -dir "$work/runs"
+go run ./internal/testkit/loggen/cmd/loggen -n 600 -threads 2 -seed 3 -dir "$work/runs"
 run 160x48 "$work/runs"
 expect "threads · 2" 10
-go run ./internal/loggen/cmd/loggen -n 300 -threads 1 -seed 4 >"$work/runs/new-thread.jsonl"
+go run ./internal/testkit/loggen/cmd/loggen -n 300 -threads 1 -seed 4 >"$work/runs/new-thread.jsonl"
 expect "threads · 3" 3
 tmux send-keys -t "$session" Enter
 expect "esc threads"
@@ -291,7 +291,7 @@ quit
 
 # acp: a live ACP agent (the fixture agent): type a prompt, steps appear,
 # the permission dialog is answered, the turn ends, q quits.
-go build -o "$work/fixture-agent" ./internal/acptest/cmd/fixture-agent
+go build -o "$work/fixture-agent" ./internal/testkit/acptest/cmd/fixture-agent
 mkdir -p "$work/project"
 run 160x48 acp --cwd "$work/project" --stderr-log "$work/agent.log" --record "$work/acp.jsonl" -- "$work/fixture-agent"
 expect "ask the agent" 10

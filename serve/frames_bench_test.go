@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // frameCounter counts what a session writes: one Write is one frame.
@@ -90,7 +90,7 @@ func report(b *testing.B, c *frameCounter, opening, whole, frames0, bytes0 int) 
 }
 
 // BenchmarkViewerBytes measures one viewer at 160×48 of a log that
-// internal/loggen generates (streamed text and reasoning, tool calls of
+// internal/testkit/loggen generates (streamed text and reasoning, tool calls of
 // every category, some with screenshots).
 func BenchmarkViewerBytes(b *testing.B) {
 	b.Run("follow", func(b *testing.B) {

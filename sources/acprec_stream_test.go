@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/hostile"
+	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
 )
 

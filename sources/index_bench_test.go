@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold/agui"
-	"github.com/agentwatch/agentwatch/internal/loggen"
-	"github.com/agentwatch/agentwatch/internal/procmem"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/procmem"
 )
 
 // bigLogEvents is how many events make a generated log of about 100 MB

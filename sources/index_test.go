@@ -15,7 +15,7 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 )
 

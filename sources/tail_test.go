@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 )
 

@@ -16,7 +16,7 @@ import (
 // decoder then reads exactly as before; FuzzDeltaFastPath holds the two to
 // the same result.
 //
-// Deltas are about 78% of the events of a realistic log (internal/loggen)
+// Deltas are about 78% of the events of a realistic log (internal/testkit/loggen)
 // and decoding them took 44% of the CPU of reading, decoding and folding
 // it (BenchmarkReadDecodeFoldPipelined); this path decodes one in about a
 // fifth of the time.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold/compact"
 	"github.com/agentwatch/agentwatch/fold/compact/equiv"
-	"github.com/agentwatch/agentwatch/internal/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 )
 
 // BenchmarkCompact compacts a realistic generated log (20,000 events) three

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 )
 
 // digest is otlptest.Digest, failing on any protocol problem.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 )
 
 // BenchmarkLoad20000 loads (session/load) a stored session of 20,000

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/acp"
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )

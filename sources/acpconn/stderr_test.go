@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/acptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 )
 
 // The tail keeps the end of the agent's stderr by lines: blank lines

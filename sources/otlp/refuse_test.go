@@ -17,7 +17,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/agentwatch/agentwatch/internal/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 

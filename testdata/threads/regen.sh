@@ -4,7 +4,7 @@
 #     testdata/threads/regen.sh
 #
 # (from anywhere; or AGUI_PEER=/path/to/agui-peer testdata/threads/regen.sh). For every log in
-# testdata/threads/samples/ it splits the log by thread as agentwatch does (internal/threadsplit:
+# testdata/threads/samples/ it splits the log by thread as agentwatch does (internal/testkit/threadsplit:
 # one JSON array per thread, in order of first appearance, events byte for byte), runs the
 # reference AG-UI checker (agui-check.mjs, @ag-ui/client 1.0.0, @ag-ui/core 1.0.0) on each part
 # alone, and writes testdata/threads/golden/<sample>/<index>-<threadId>.json holding exactly
@@ -16,7 +16,7 @@
 # passed. golden/ is replaced as a whole, so threads and samples that are gone leave nothing
 # behind. Needs go, node and the peer with `npm ci` done; the peer is looked for at
 # ../shared/peers/agui relative to the repo root unless $AGUI_PEER names it. The samples
-# themselves are remade by `go run ./internal/threadmix` (see README.md). Review the diff of
+# themselves are remade by `go run ./internal/testkit/threadmix` (see README.md). Review the diff of
 # golden/ before committing.
 set -euo pipefail
 
@@ -44,7 +44,7 @@ if ((${#samples[@]} == 0)); then
 	exit 2
 fi
 
-(cd "$root" && go build -o "$tmp/threadsplit" ./internal/threadsplit)
+(cd "$root" && go build -o "$tmp/threadsplit" ./internal/testkit/threadsplit)
 
 # golden writes the golden of one thread's part ($1) of sample $2 with thread id $3.
 golden() {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/internal/golden"
-	"github.com/agentwatch/agentwatch/internal/viewtest"
+	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"

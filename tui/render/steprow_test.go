@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/viewtest"
+	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/internal/golden"
-	"github.com/agentwatch/agentwatch/internal/viewtest"
+	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/charmbracelet/x/ansi"
 )

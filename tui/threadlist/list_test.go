@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/internal/golden"
-	"github.com/agentwatch/agentwatch/internal/viewtest"
+	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/charmbracelet/x/ansi"
 )
 

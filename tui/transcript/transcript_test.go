@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/golden"
-	"github.com/agentwatch/agentwatch/internal/viewtest"
+	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/render"
