@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/otel"
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 
@@ -33,7 +33,7 @@ const otlpSource = "otlp"
 
 // ReceiveOTLP runs an OTLP receiver and shows what arrives, live, as the
 // other live sources do: the screen, or lines with --plain. Each request
-// is mapped as it comes (fold/otel): a thread per conversation, a late
+// is mapped as it comes (protocol/otel): a thread per conversation, a late
 // span updating the step it belongs to. It runs until ctx ends.
 func ReceiveOTLP(ctx context.Context, opts *Options, o *OTLPOptions) (err error) {
 	fo, err := opts.FoldOptions()

@@ -7,8 +7,8 @@ import (
 	"fmt"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/otel"
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // BenchmarkHostileProcess runs the whole agentwatch process on the inputs

@@ -3,8 +3,8 @@ package fold
 import (
 	"fmt"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 // This file folds ACP records into the same display model

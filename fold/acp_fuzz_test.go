@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 // acpFuzzRecords reads fuzz input as ACP traffic: one message a line, a

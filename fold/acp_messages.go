@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 // acpChunk appends a message or thought chunk. Chunks continue the current

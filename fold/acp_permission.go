@@ -3,9 +3,9 @@ package fold
 import (
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // acpPermission shows an agent's permission request: the step it names

@@ -5,9 +5,9 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // acpSessionResult reads what the answer to session/new, load or resume

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // The budget (README, "Speed and memory"): decode + fold ≥ 1,000,000 events/s on a

@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Checkpoint is a fold's state kept in memory so that a player can seek:

@@ -3,7 +3,7 @@ package fold
 import (
 	"fmt"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // laneKind is what a lane's open chunk stream builds.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // TestTooDeepEventIsAProblem: an event nested deeper than agui.MaxDepth

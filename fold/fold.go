@@ -16,8 +16,8 @@ import (
 	"io"
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // snapshotVersion is the format of exported snapshots.

@@ -15,9 +15,9 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // fuzzMaxLines bounds the records of one input, so that one execution stays

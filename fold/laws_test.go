@@ -14,8 +14,8 @@ import (
 
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/agentwatch/agentwatch/sources"
 )
 

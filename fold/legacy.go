@@ -3,7 +3,7 @@ package fold
 import (
 	"strconv"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // legacyState translates AG-UI 0.x THINKING_* events into REASONING_* ones,

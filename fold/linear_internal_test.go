@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // The tool-call lookups once searched lists that grow with the log: the

@@ -5,8 +5,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // stateDelta applies a STATE_DELTA to the state in place, all or nothing

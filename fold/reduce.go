@@ -4,8 +4,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // reduceState builds messages and state exactly as the reference

@@ -3,8 +3,8 @@ package fold
 import (
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Shed counts what shedding dropped: display items, steps whose content

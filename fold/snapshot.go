@@ -3,7 +3,7 @@ package fold
 import (
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/go-json-experiment/json/jsontext"
 )
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/go-json-experiment/json/jsontext"
 )
 

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Threads folds the records of any number of sources, each thread by its

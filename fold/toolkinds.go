@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // ToolKind is the user's configuration for one tool: its category, and a

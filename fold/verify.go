@@ -3,7 +3,7 @@ package fold
 import (
 	"slices"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // tag is the subagent an entity or event belongs to; Has false means the

@@ -3,7 +3,7 @@ package fold
 import (
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // openAtFinish is rule 11: RUN_FINISHED with steps, messages, reasoning,

@@ -3,8 +3,8 @@ package fold
 import (
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // ThreadID returns the thread the fold shows ("" until a run names it).

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 func TestReadACPRecording(t *testing.T) {

@@ -23,7 +23,7 @@ const (
 	FormatSSE
 	// FormatACPRecording is an ACP session as `agentwatch acp --record`
 	// keeps it: JSON Lines of JSON-RPC messages with their time and
-	// direction (fold/acp.FormatLine). Its records are ACP ones.
+	// direction (protocol/acp.FormatLine). Its records are ACP ones.
 	FormatACPRecording
 )
 

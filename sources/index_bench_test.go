@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/internal/testkit/procmem"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // bigLogEvents is how many events make a generated log of about 100 MB

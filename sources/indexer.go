@@ -6,8 +6,8 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Indexer builds an Index in one streaming pass over a log, with the

@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // MessagesFormat names a messages-only file format, in words shown to the user.

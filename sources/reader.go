@@ -5,8 +5,8 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // DefaultMaxEventBytes is the size limit a new Reader puts on one event.

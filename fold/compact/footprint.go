@@ -1,8 +1,8 @@
 package compact
 
 import (
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // access is one thing an event reads or writes when it is folded: a piece

@@ -24,7 +24,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Doc is a state document. The zero Doc is the empty object, the state

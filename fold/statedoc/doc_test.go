@@ -11,8 +11,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 func apply(t *testing.T, d *statedoc.Doc, patch string) {

@@ -9,8 +9,8 @@ import (
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // The package's promise is the patch library's results and messages: these

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // The patch library's errors, whose words its messages end with.

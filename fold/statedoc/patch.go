@@ -8,7 +8,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // op is one operation of a patch, as read.

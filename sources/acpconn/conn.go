@@ -13,8 +13,8 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 // Options configure a connection to an agent.
@@ -33,7 +33,7 @@ type Options struct {
 	// agent's is kept either way (StderrTail).
 	Stderr io.Writer
 	// Record, when set, receives every JSON-RPC line in both directions as
-	// an ACP recording (fold/acp.FormatLine).
+	// an ACP recording (protocol/acp.FormatLine).
 	Record io.Writer
 	// Permissions decides permission requests.
 	Permissions Permissions

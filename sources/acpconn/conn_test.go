@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 	"github.com/agentwatch/agentwatch/sources"
 )
 

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/acp"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/acp"
 )
 
 // journal keeps every JSON-RPC line that crosses the connection, in the

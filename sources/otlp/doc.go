@@ -3,5 +3,5 @@
 // model (pdata), from files (one request per file or per line, as the
 // Collector's file exporter writes them) and from the network, as an OTLP
 // receiver over HTTP and gRPC. What the requests say about agents becomes
-// records through fold/otel; docs/OTEL.md says how.
+// records through protocol/otel; docs/OTEL.md says how.
 package otlp

@@ -7,8 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/otel"
 )
 
 // LooksLikeOTLP tells from a file's first bytes that it holds OTLP/JSON

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/otel"
 )
 
 // Live maps OTLP/JSON export requests that come one per record, as the

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/fold/agui"
-	"github.com/agentwatch/agentwatch/fold/otel"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
+	"github.com/agentwatch/agentwatch/protocol/otel"
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentwatch/agentwatch/fold/agui"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/agentwatch/agentwatch/sources"
 )
 
