@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/tui"
 )
 
@@ -49,7 +50,7 @@ func withStderr(err error, s *acpSession) error {
 	for _, l := range s.conn.StderrTail() {
 		// Agent text: no escape sequence reaches the terminal, tabs and
 		// indentation stay.
-		l = strings.TrimRight(strings.ReplaceAll(tui.Plain(l), "\t", "    "), " ")
+		l = strings.TrimRight(strings.ReplaceAll(sanitize.Plain(l), "\t", "    "), " ")
 		if r := []rune(l); len(r) > stderrLineMax {
 			l = string(r[:stderrLineMax-1]) + "…"
 		}

@@ -8,9 +8,9 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/fold/compact"
 	"github.com/agentwatch/agentwatch/fold/compact/equiv"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // Compact writes src compacted to output ("" or "-": standard output):

@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/tui"
 )
 
 // PrintSteps writes one line per step: index, category, label, status,
@@ -70,7 +70,7 @@ func Columns(rows [][]string, gap int) string {
 // OneLine makes agent text safe for a terminal and keeps it on one line of
 // at most 100 cells.
 func OneLine(s string) string {
-	return ansi.Truncate(strings.Join(strings.Fields(tui.Plain(s)), " "), 100, "…")
+	return ansi.Truncate(strings.Join(strings.Fields(sanitize.Plain(s)), " "), 100, "…")
 }
 
 // Duration is a step's duration for a column: "-" when unknown, to the

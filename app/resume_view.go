@@ -10,10 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // resumeView is a screen of one big log that takes up where the last

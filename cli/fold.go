@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 )
 
 // threadResult is one thread's fold in the many-thread output: the

@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/agentwatch/agentwatch/app"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 )
 
 // The exit statuses.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // threadLine is one thread as `threads --json` prints it.

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwatch/agentwatch/app"
-	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 )
 
 // newValidateCommand is `agentwatch validate FILE`: one line per problem.
@@ -55,9 +55,9 @@ Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 				}
 				where := ""
 				if len(list) > 1 {
-					where = "  thread " + tui.Plain(th.Key())
+					where = "  thread " + sanitize.Plain(th.Key())
 					if src.Kind == app.KindFolder {
-						where += " in " + tui.Plain(th.Source)
+						where += " in " + sanitize.Plain(th.Source)
 					}
 				}
 				for _, d := range th.Fold.Diagnostics() {
@@ -66,11 +66,11 @@ Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 					if typ == "" {
 						typ = "(no type)"
 					}
-					lines = append(lines, line{false, files[th.Source], d.Seq, fmt.Sprintf("#%d %s: %s  [%s]%s", d.Seq, tui.Plain(typ), tui.Plain(d.Message), d.Rule, where)})
+					lines = append(lines, line{false, files[th.Source], d.Seq, fmt.Sprintf("#%d %s: %s  [%s]%s", d.Seq, sanitize.Plain(typ), sanitize.Plain(d.Message), d.Rule, where)})
 				}
 				if warnings {
 					for _, w := range th.Fold.Warnings() {
-						lines = append(lines, line{true, files[th.Source], w.Seq, fmt.Sprintf("#%d %s: warning: %s%s", w.Seq, tui.Plain(w.Type), tui.Plain(w.Message), where)})
+						lines = append(lines, line{true, files[th.Source], w.Seq, fmt.Sprintf("#%d %s: warning: %s%s", w.Seq, sanitize.Plain(w.Type), sanitize.Plain(w.Message), where)})
 					}
 				}
 			}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 )
 
 // connLog writes the server's log: one line per connection, login
@@ -38,7 +38,7 @@ func (l *connLog) printf(format string, args ...any) {
 // safe is s without terminal escapes or control characters, on one line
 // and at most 200 characters long.
 func safe(s string) string {
-	s = strings.Join(strings.Fields(tui.Plain(s)), " ")
+	s = strings.Join(strings.Fields(sanitize.Plain(s)), " ")
 	if r := []rune(s); len(r) > 200 {
 		s = string(r[:199]) + "…"
 	}

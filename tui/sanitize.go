@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/agentwatch/agentwatch/tui/sanitize"
+import "github.com/agentwatch/agentwatch/internal/sanitize"
 
 // Plain returns s with every terminal escape sequence and control character
 // removed (tabs and newlines kept), for output that shows no colours: the

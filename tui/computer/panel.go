@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/render"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
 

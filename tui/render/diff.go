@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentwatch/agentwatch/tui/sanitize"
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
 )

@@ -9,9 +9,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
 

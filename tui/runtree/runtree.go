@@ -8,8 +8,8 @@ package runtree
 // Lines to draw.
 
 import (
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // Link says how a run joins its thread's run tree.

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 	"github.com/agentwatch/agentwatch/tui/render"
-	"github.com/agentwatch/agentwatch/tui/sanitize"
 )
 
 // prepare makes every row's cell texts and the widest of each column.
