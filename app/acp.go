@@ -237,7 +237,7 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 	// The permission lines come from the fold, in the order things
 	// happened; rejected counts the requests there was no one to ask.
 	var rejected atomic.Int64
-	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(acpconn.PermissionRequest, string) { rejected.Add(1) }}
+	perms := acpconn.Permissions{Policy: ao.Permissions, Rejected: func(model.PermissionRequest, string) { rejected.Add(1) }}
 	s, err := startACP(opts, ao, args, perms, true)
 	if err != nil {
 		return err
@@ -334,7 +334,7 @@ func (a *screenAgent) SetMode(id string) {
 func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
 	ctl := &screenAgent{ctx: ctx}
 	var progReady = make(chan struct{})
-	perms := acpconn.Permissions{Policy: ao.Permissions, Ask: func(actx context.Context, req acpconn.PermissionRequest) (string, bool) {
+	perms := acpconn.Permissions{Policy: ao.Permissions, Ask: func(actx context.Context, req model.PermissionRequest) (string, bool) {
 		<-progReady
 		answer := make(chan string, 1)
 		ctl.prog.Send(tui.PermissionMsg{Request: req, Answer: answer})

@@ -13,7 +13,6 @@ import (
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
-	"github.com/agentwatch/agentwatch/sources/acpconn"
 )
 
 // fakeAgent notes what the screen asked of it.
@@ -116,9 +115,9 @@ func TestAgentPermissionDialog(t *testing.T) {
 		}
 	}
 	answer := make(chan string, 1)
-	opts := []acpconn.PermissionOption{{ID: "ok1", Name: "Allow once", Kind: "allow_once"}, {ID: "ok*", Name: "Always allow", Kind: "allow_always"},
+	opts := []model.PermissionOption{{ID: "ok1", Name: "Allow once", Kind: "allow_once"}, {ID: "ok*", Name: "Always allow", Kind: "allow_always"},
 		{ID: "no1", Name: "Reject", Kind: "reject_once"}, {ID: "no*", Name: "Always reject", Kind: "reject_always"}}
-	a.Update(PermissionMsg{Request: acpconn.PermissionRequest{ToolCallID: toolCall, Title: "Edit config.yaml", Options: opts}, Answer: answer})
+	a.Update(PermissionMsg{Request: model.PermissionRequest{ToolCallID: toolCall, Title: "Edit config.yaml", Options: opts}, Answer: answer})
 	got := a.View().Content
 	checkScreen(t, strings.Split(got, "\n"), 120, 40)
 	checkGolden(t, "acp", "permission-120x40.golden", got, "AgentPermissionDialog")
@@ -142,14 +141,14 @@ func TestAgentPermissionDialog(t *testing.T) {
 		t.Fatal("the dialog stayed after the answer")
 	}
 	for key, want := range map[string]string{"3": "no1", "N": "no*", "esc": ""} {
-		a.Update(PermissionMsg{Request: acpconn.PermissionRequest{ToolCallID: toolCall, Options: opts}, Answer: answer})
+		a.Update(PermissionMsg{Request: model.PermissionRequest{ToolCallID: toolCall, Options: opts}, Answer: answer})
 		a.Update(keyPress(key))
 		if id := <-answer; id != want {
 			t.Errorf("%s answered %q, want %q", key, id, want)
 		}
 	}
 	// A request withdrawn by a cancel closes its dialog.
-	a.Update(PermissionMsg{Request: acpconn.PermissionRequest{ToolCallID: toolCall, Options: opts}, Answer: answer})
+	a.Update(PermissionMsg{Request: model.PermissionRequest{ToolCallID: toolCall, Options: opts}, Answer: answer})
 	a.Update(PermissionClosedMsg{ToolCallID: toolCall})
 	if strings.Contains(ansi.Strip(a.View().Content), "[esc] cancel") {
 		t.Fatal("a withdrawn request's dialog stayed")

@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/sources/acpconn"
 )
 
 // keyState is the screen in one of its modes, made afresh for each use.
@@ -22,8 +21,8 @@ type keyState struct {
 func keyStates() []keyState {
 	perm := func(a *App) {
 		answer := make(chan string, 8)
-		opts := []acpconn.PermissionOption{{ID: "ok1", Name: "Allow once", Kind: "allow_once"}, {ID: "no1", Name: "Reject", Kind: "reject_once"}}
-		a.Update(PermissionMsg{Request: acpconn.PermissionRequest{ToolCallID: "x", Title: "Edit", Options: opts}, Answer: answer})
+		opts := []model.PermissionOption{{ID: "ok1", Name: "Allow once", Kind: "allow_once"}, {ID: "no1", Name: "Reject", Kind: "reject_once"}}
+		a.Update(PermissionMsg{Request: model.PermissionRequest{ToolCallID: "x", Title: "Edit", Options: opts}, Answer: answer})
 	}
 	return []keyState{
 		{"review", "review", func(t *testing.T) *App { return newDemoApp(t, 120, 40, true, AppOptions{}).App }},

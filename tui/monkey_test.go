@@ -15,7 +15,6 @@ import (
 	"github.com/agentwatch/agentwatch/internal/testkit/monkey"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/replay"
-	"github.com/agentwatch/agentwatch/sources/acpconn"
 )
 
 var (
@@ -236,8 +235,8 @@ func monkeySession(t *testing.T) (*App, func(*tea.Program, <-chan struct{})) {
 // monkeyPermission is a permission request whose answer nobody waits for.
 func monkeyPermission(i int) PermissionMsg {
 	return PermissionMsg{
-		Request: acpconn.PermissionRequest{ToolCallID: fmt.Sprint("call-", i), Title: "Run `rm -rf build`",
-			Options: []acpconn.PermissionOption{{ID: "allow", Name: "Allow", Kind: "allow_once"}, {ID: "reject", Name: "Reject", Kind: "reject_once"}}},
+		Request: model.PermissionRequest{ToolCallID: fmt.Sprint("call-", i), Title: "Run `rm -rf build`",
+			Options: []model.PermissionOption{{ID: "allow", Name: "Allow", Kind: "allow_once"}, {ID: "reject", Name: "Reject", Kind: "reject_once"}}},
 		Answer: make(chan string, 1),
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/sources/acpconn"
 	"github.com/agentwatch/agentwatch/tui/computer"
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
@@ -19,7 +18,7 @@ import (
 // chosen option's id (or "" to cancel) must be sent on Answer, which has
 // room for one value.
 type PermissionMsg struct {
-	Request acpconn.PermissionRequest
+	Request model.PermissionRequest
 	Answer  chan<- string
 }
 
@@ -37,7 +36,7 @@ var kindKeys = map[string]string{
 
 // optionForKey returns the option key k picks: its number (1–9) or its
 // kind's letter.
-func optionForKey(opts []acpconn.PermissionOption, k string) (string, bool) {
+func optionForKey(opts []model.PermissionOption, k string) (string, bool) {
 	if len(k) == 1 && k[0] >= '1' && k[0] <= '9' {
 		if i := int(k[0] - '1'); i < len(opts) {
 			return opts[i].ID, true
@@ -54,7 +53,7 @@ func optionForKey(opts []acpconn.PermissionOption, k string) (string, bool) {
 
 // permissionBox is the dialog's lines, at most maxW×maxH: what the agent
 // wants to do, the step's view (its diff, for an edit), and the options.
-func permissionBox(req acpconn.PermissionRequest, step *model.Step, maxW, maxH int) []string {
+func permissionBox(req model.PermissionRequest, step *model.Step, maxW, maxH int) []string {
 	if maxW < 20 || maxH < 6 {
 		return nil
 	}

@@ -163,8 +163,8 @@ func TestPermissionAnswers(t *testing.T) {
 		{"reject", "reject_once", "end_turn", `"status":"failed"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			asked := make(chan PermissionRequest, 1)
-			s := start(t, Options{Permissions: Permissions{Ask: func(_ context.Context, req PermissionRequest) (string, bool) {
+			asked := make(chan model.PermissionRequest, 1)
+			s := start(t, Options{Permissions: Permissions{Ask: func(_ context.Context, req model.PermissionRequest) (string, bool) {
 				asked <- req
 				for _, o := range req.Options {
 					if o.Kind == tc.kind {
@@ -193,7 +193,7 @@ func TestPermissionAnswers(t *testing.T) {
 func TestCancelWhilePermissionPending(t *testing.T) {
 	asked := make(chan struct{})
 	gotCtxDone := make(chan struct{})
-	s := start(t, Options{Permissions: Permissions{Ask: func(ctx context.Context, req PermissionRequest) (string, bool) {
+	s := start(t, Options{Permissions: Permissions{Ask: func(ctx context.Context, req model.PermissionRequest) (string, bool) {
 		close(asked)
 		<-ctx.Done()
 		close(gotCtxDone)

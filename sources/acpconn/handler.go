@@ -6,6 +6,8 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/agentwatch/agentwatch/model"
 )
 
 // handler answers the agent's requests; it is the SDK's Client. Session
@@ -27,12 +29,12 @@ func (h *handler) SessionUpdate(context.Context, sdk.SessionNotification) error 
 
 // RequestPermission asks the user (or applies --permissions).
 func (h *handler) RequestPermission(ctx context.Context, p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
-	req := PermissionRequest{ToolCallID: string(p.ToolCall.ToolCallId)}
+	req := model.PermissionRequest{ToolCallID: string(p.ToolCall.ToolCallId)}
 	if p.ToolCall.Title != nil {
 		req.Title = *p.ToolCall.Title
 	}
 	for _, o := range p.Options {
-		req.Options = append(req.Options, PermissionOption{ID: string(o.OptionId), Name: o.Name, Kind: string(o.Kind)})
+		req.Options = append(req.Options, model.PermissionOption{ID: string(o.OptionId), Name: o.Name, Kind: string(o.Kind)})
 	}
 	id, ok := (*Conn)(h).perms.decide(ctx, req)
 	if !ok {

@@ -3,21 +3,9 @@ package acpconn
 import (
 	"context"
 	"sync"
+
+	"github.com/agentwatch/agentwatch/model"
 )
-
-// PermissionOption is one answer an agent offers to a permission request.
-type PermissionOption struct {
-	ID, Name string
-	// Kind is allow_once, allow_always, reject_once or reject_always.
-	Kind string
-}
-
-// PermissionRequest is what the agent asks permission for.
-type PermissionRequest struct {
-	ToolCallID string
-	Title      string
-	Options    []PermissionOption
-}
 
 // Permissions decides permission requests: a fixed policy, or Ask.
 type Permissions struct {
@@ -26,10 +14,10 @@ type Permissions struct {
 	Policy string
 	// Ask asks the user and blocks until they answer: the chosen option's
 	// id, or ok false to cancel. ctx ends when the turn is cancelled.
-	Ask func(ctx context.Context, req PermissionRequest) (optionID string, ok bool)
+	Ask func(ctx context.Context, req model.PermissionRequest) (optionID string, ok bool)
 	// Rejected, when set, is told about a request rejected because there
 	// was no way to ask.
-	Rejected func(req PermissionRequest, optionID string)
+	Rejected func(req model.PermissionRequest, optionID string)
 }
 
 // permissions runs Permissions and cancels the questions still open when
@@ -56,7 +44,7 @@ func PolicyKind(policy string) string {
 	return ""
 }
 
-func (ps *permissions) decide(ctx context.Context, req PermissionRequest) (string, bool) {
+func (ps *permissions) decide(ctx context.Context, req model.PermissionRequest) (string, bool) {
 	if kind := PolicyKind(ps.p.Policy); kind != "" {
 		for _, o := range req.Options {
 			if o.Kind == kind {
