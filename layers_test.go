@@ -18,15 +18,16 @@ var layers = []struct {
 	prefix string
 	layer  int
 }{
-	{"model", 0}, {"assets", 0}, {"internal/jsonwords", 0}, {"internal/piecewise", 0}, {"internal/sanitize", 0},
+	{"model", 0}, {"assets", 0}, {"internal/jsonwords", 0}, {"internal/piecewise", 0}, {"internal/sanitize", 0}, {"internal/words", 0},
 	{"protocol", 1},
 	{"fold", 2},
-	{"replay", 3}, {"sources", 3},
-	{"tui", 4},
-	{"app", 5},
-	{"serve", 6},
-	{"cli", 7},
-	{"", 8}, // main
+	{"window", 3},
+	{"replay", 4}, {"sources", 4},
+	{"tui", 5},
+	{"app", 6},
+	{"serve", 7},
+	{"cli", 8},
+	{"", 9}, // main
 }
 
 // room is a package's top folder ("tui" for tui/render), "" for main.

@@ -19,6 +19,7 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/sources/acpconn"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // ACPOptions are how an ACP agent is run.
@@ -358,10 +359,10 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 			recs <- b
 		}
 	}()
-	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: strings.Join(args, " "), Recording: opts.Record}
+	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: strings.Join(args, " "),
+		Window: window.Options{Recording: opts.Record}}
 	if opts.Record != "" { // what the screen sheds is read back from the recording
-		file := func(string) string { return opts.Record }
-		appOpts.ReadBack, appOpts.ReadItems = readBack(opts, file), readItems(opts, file)
+		appOpts.Window.Reader = fileReaders(opts, func(string) string { return opts.Record })
 	}
 	app := tui.NewAgentApp(fold.New(fo), recs, ctl, appOpts)
 	prog := newProgram(app, opts, tea.WithContext(ctx))

@@ -77,7 +77,7 @@ func TestACPRecordingIsAnEventLog(t *testing.T) {
 	}
 
 	th := ts.List()[0]
-	read := readBack(&Options{}, func(s string) string { return s })
+	read := stepReader(&Options{}, func(s string) string { return s })
 	step, err := read(path, th.ID, 1, "")
 	if err != nil {
 		t.Fatal(err)

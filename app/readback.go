@@ -5,33 +5,57 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
-// readBack returns what the screen calls to read a step whose content it
-// shed back from the source's file: through the file's read index
-// (readIndex), the step's thread is folded on from the last checkpoint
-// before the step began until the step is done. For a source that is not
-// a file (standard input, a stream without --record), whose shed content
-// is gone, it says so.
-func readBack(opts *Options, file func(source string) string) func(source, thread string, index int, callID string) (*model.Step, error) {
-	return func(source, thread string, index int, callID string) (*model.Step, error) {
+// fileReaders returns how a view reads back what it let go of a source:
+// from the source's file, through the file's read index (readIndex); nil
+// for a source that is not a file (standard input, a stream without
+// --record), whose shed content is gone.
+func fileReaders(opts *Options, file func(source string) string) func(source string) window.Reader {
+	return func(source string) window.Reader {
 		path := file(source)
 		if path == "" {
-			return nil, fmt.Errorf("%s is not a file: what was dropped is gone (--record FILE keeps a stream)", source)
+			return nil
 		}
-		x, err := useIndex(opts, path)
-		if err != nil {
-			return nil, err
-		}
-		defer x.mu.Unlock()
-		s, err := x.step(thread, index, callID, true)
-		if err != nil {
-			return nil, err
-		}
-		c := *s
-		return &c, nil
+		return fileReader{opts: opts, path: path}
 	}
+}
+
+// fileReader reads back from one file, through its read index.
+type fileReader struct {
+	opts *Options
+	path string
+}
+
+// Step reads a step back whole: the step's thread is folded on from the
+// last checkpoint before the step began until the step is done.
+func (r fileReader) Step(thread string, index int, callID string) (*model.Step, error) {
+	x, err := useIndex(r.opts, r.path)
+	if err != nil {
+		return nil, err
+	}
+	defer x.mu.Unlock()
+	s, err := x.step(thread, index, callID, true)
+	if err != nil {
+		return nil, err
+	}
+	c := *s
+	return &c, nil
+}
+
+// Items reads items back: the thread is folded on from the last checkpoint
+// before the items wanted were made, until they are there and done
+// (replay.Timeline.Items). Item sequence numbers are the same as the
+// view's, as the fold is deterministic and never reuses one. Items around
+// a step are found from the last checkpoint before the step began.
+func (r fileReader) Items(w window.ItemsWanted) (window.ItemsRead, error) {
+	x, err := useIndex(r.opts, r.path)
+	if err != nil {
+		return window.ItemsRead{}, err
+	}
+	defer x.mu.Unlock()
+	return x.items(w)
 }
 
 // step folds thread on from the last checkpoint before step index began
@@ -92,48 +116,21 @@ func threadOf(ts *fold.Threads, id string) *fold.Thread {
 	return nil
 }
 
-// readItems returns what the screen calls to read items it shed back from
-// a source's file, nil for a source that is not a file (standard input, a
-// stream without --record), whose shed items are gone.
-//
-// It reads through the file's read index (readIndex): the thread is folded
-// on from the last checkpoint before the items wanted were made, until
-// they are there and done (replay.Timeline.Items). Item sequence numbers
-// are the same as the screen's, as the fold is deterministic and never
-// reuses one. Items around a step are found from the last checkpoint
-// before the step began.
-func readItems(opts *Options, file func(source string) string) func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
-	return func(source string) func(tui.ItemsWanted) (tui.ItemsRead, error) {
-		path := file(source)
-		if path == "" {
-			return nil
-		}
-		return func(w tui.ItemsWanted) (tui.ItemsRead, error) {
-			x, err := useIndex(opts, path)
-			if err != nil {
-				return tui.ItemsRead{}, err
-			}
-			defer x.mu.Unlock()
-			return x.items(w)
-		}
-	}
-}
-
 // readItemsBatch is how many records a read back folds between two looks
 // at what it has.
 const readItemsBatch = 256
 
-// items reads back the items w wants (see readItems).
-func (x *readIndex) items(w tui.ItemsWanted) (tui.ItemsRead, error) {
+// items reads back the items w wants (see fileReader.Items).
+func (x *readIndex) items(w window.ItemsWanted) (window.ItemsRead, error) {
 	from, to := w.From, w.To
 	if w.Step >= 0 {
 		s, err := x.step(w.Thread, w.Step, w.ToolCallID, false)
 		if err != nil {
-			return tui.ItemsRead{}, err
+			return window.ItemsRead{}, err
 		}
 		seq, err := x.stepItem(w.Thread, s.Index)
 		if err != nil {
-			return tui.ItemsRead{}, err
+			return window.ItemsRead{}, err
 		}
 		keep := uint64(max(w.Max, 1))
 		from, to = seq-min(seq-1, keep/2), seq+keep-keep/2
@@ -145,21 +142,21 @@ func (x *readIndex) items(w tui.ItemsWanted) (tui.ItemsRead, error) {
 	}
 	if x.grown() && !x.made(w.Thread, upTo-1) {
 		if err := x.build(); err != nil {
-			return tui.ItemsRead{}, err
+			return window.ItemsRead{}, err
 		}
 	}
 	items, steps, _, err := x.tl.Items(x.tl.Len(), "", w.Thread, from, upTo)
 	if err != nil {
-		return tui.ItemsRead{}, fmt.Errorf("thread %s is no longer in %s (it was truncated or rewritten)", w.Thread, x.path)
+		return window.ItemsRead{}, fmt.Errorf("thread %s is no longer in %s (it was truncated or rewritten)", w.Thread, x.path)
 	}
 	if check {
 		n := len(items)
 		if n == 0 || items[n-1].Seq != to || items[n-1].Kind != w.AfterKind || items[n-1].ID != w.AfterID {
-			return tui.ItemsRead{}, fmt.Errorf("%s is not what it was: it was truncated or rewritten", x.path)
+			return window.ItemsRead{}, fmt.Errorf("%s is not what it was: it was truncated or rewritten", x.path)
 		}
 		items = items[:n-1] // (its step, if it has one, is not in the screen's window: it goes)
 	}
-	return tui.ItemsRead{Items: items, Steps: steps}, nil
+	return window.ItemsRead{Items: items, Steps: steps}, nil
 }
 
 // made reports whether the thread had made item seq by the index's end.

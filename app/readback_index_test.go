@@ -10,7 +10,7 @@ import (
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/sources"
-	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // A file read back from is indexed once and read through its index; when
@@ -34,9 +34,9 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 	half.Apply(path, recs[:bytes.Count(log[:cut], []byte{'\n'})]...)
 	made := half.List()[0].Fold.ItemsMade()
 
-	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
-	want := func(from, to uint64) tui.ItemsWanted {
-		return tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
+	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
+	want := func(from, to uint64) window.ItemsWanted {
+		return window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
 	}
 	got, err := read(want(made/2, made/2+300))
 	if err != nil {
@@ -83,7 +83,7 @@ func TestReadIndexesKeepTheNewest(t *testing.T) {
 	}
 	readAll := func() {
 		for i, p := range paths {
-			got, err := itemsOnly(readItems(&Options{}, func(s string) string { return s })(p))(tui.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
+			got, err := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(p))(window.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
 			if err != nil || len(got) != 50 {
 				t.Fatalf("%s: %d items, %v", p, len(got), err)
 			}
@@ -149,17 +149,17 @@ func TestReadIndexBadInput(t *testing.T) {
 	if len(whole.Fold.Diagnostics()) == 0 {
 		t.Fatal("the bad lines made no problem: the test tests nothing")
 	}
-	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
+	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
 	for from := uint64(1); from < whole.Fold.ItemsMade(); from += 400 {
 		to := min(from+400, whole.Fold.ItemsMade())
-		got, err := read(tui.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 400, From: from, To: to})
+		got, err := read(window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 400, From: from, To: to})
 		if err != nil {
 			t.Fatalf("items %d–%d: %v", from, to, err)
 		}
 		sameItems(t, got, whole.Fold)
 	}
 	// A step back, too.
-	s, err := readBack(&Options{}, func(s string) string { return s })(path, whole.ID, 3, whole.Fold.Steps()[3].ToolCallID)
+	s, err := stepReader(&Options{}, func(s string) string { return s })(path, whole.ID, 3, whole.Fold.Steps()[3].ToolCallID)
 	if err != nil || s.ToolCallID != whole.Fold.Steps()[3].ToolCallID {
 		t.Fatalf("step 4 read back: %v, %v", s, err)
 	}

@@ -13,12 +13,12 @@ import (
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
-	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // itemsOnly is read keeping only the items it reads back.
-func itemsOnly(read func(tui.ItemsWanted) (tui.ItemsRead, error)) func(tui.ItemsWanted) ([]*model.Item, error) {
-	return func(w tui.ItemsWanted) ([]*model.Item, error) {
+func itemsOnly(read func(window.ItemsWanted) (window.ItemsRead, error)) func(window.ItemsWanted) ([]*model.Item, error) {
+	return func(w window.ItemsWanted) ([]*model.Item, error) {
 		r, err := read(w)
 		return r.Items, err
 	}
@@ -97,33 +97,33 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 	}
 	// A window far smaller than the thread, so that the fold reading back
 	// sheds many times before it gets there.
-	const window = 500
-	read := itemsOnly(readItems(&Options{}, func(s string) string { return s })(path))
+	const span = 500
+	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
 	if read == nil {
 		t.Fatal("a file source has no reader")
 	}
 
 	t.Run("range", func(t *testing.T) {
 		after := items[len(items)/2]
-		got, err := read(tui.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: window,
-			From: after.Seq - window, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
+		got, err := read(window.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: span,
+			From: after.Seq - span, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != window || got[0].Seq != after.Seq-window || got[len(got)-1].Seq != after.Seq-1 {
-			t.Fatalf("read back %d items, want the %d before seq %d", len(got), window, after.Seq)
+		if len(got) != span || got[0].Seq != after.Seq-span || got[len(got)-1].Seq != after.Seq-1 {
+			t.Fatalf("read back %d items, want the %d before seq %d", len(got), span, after.Seq)
 		}
 		sameItems(t, got, whole)
 	})
 
 	t.Run("start", func(t *testing.T) {
-		got, err := read(tui.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: window,
-			From: 1, To: items[window].Seq, AfterKind: items[window].Kind, AfterID: items[window].ID})
+		got, err := read(window.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: span,
+			From: 1, To: items[span].Seq, AfterKind: items[span].Kind, AfterID: items[span].ID})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != window || got[0].Seq != 1 {
-			t.Fatalf("read back %d items from seq %d, want %d from 1", len(got), got[0].Seq, window)
+		if len(got) != span || got[0].Seq != 1 {
+			t.Fatalf("read back %d items from seq %d, want %d from 1", len(got), got[0].Seq, span)
 		}
 		sameItems(t, got, whole)
 		var user bool
@@ -138,7 +138,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 	t.Run("step", func(t *testing.T) {
 		steps := whole.Steps()
 		for _, i := range []int{0, len(steps) / 2, len(steps) - 1} {
-			got, err := read(tui.ItemsWanted{Source: path, Thread: th.ID, Step: i, ToolCallID: steps[i].ToolCallID, Max: window})
+			got, err := read(window.ItemsWanted{Source: path, Thread: th.ID, Step: i, ToolCallID: steps[i].ToolCallID, Max: span})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 			for _, it := range got {
 				found = found || it.Kind == model.ItemToolCall && it.Step == i
 			}
-			if !found || len(got) > window {
+			if !found || len(got) > span {
 				t.Errorf("step %d: %d items read back, with its tool call: %v", i, len(got), found)
 			}
 		}
@@ -161,20 +161,20 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := items[len(items)/2]
-		_, err := itemsOnly(readItems(&Options{}, func(string) string { return p })(path))(tui.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: window,
-			From: after.Seq - window, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
+		_, err := itemsOnly(itemReader(&Options{}, func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: span,
+			From: after.Seq - span, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
 		if err == nil || !strings.Contains(err.Error(), "rewritten") {
 			t.Fatalf("reading back from a rewritten file: %v", err)
 		}
-		_, err = itemsOnly(readItems(&Options{}, func(string) string { return p })(path))(tui.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
-			ToolCallID: whole.Steps()[0].ToolCallID, Max: window})
+		_, err = itemsOnly(itemReader(&Options{}, func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
+			ToolCallID: whole.Steps()[0].ToolCallID, Max: span})
 		if err == nil {
 			t.Fatal("reading a step back from a rewritten file did not fail")
 		}
 	})
 
 	t.Run("not a file", func(t *testing.T) {
-		if readItems(&Options{}, func(string) string { return "" })("standard input") != nil {
+		if itemReader(&Options{}, func(string) string { return "" })("standard input") != nil {
 			t.Error("standard input has a reader")
 		}
 	})
@@ -185,7 +185,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 func TestReadBackMatchesWholeFold(t *testing.T) {
 	path, th := readItemsLog(t, 120_000, 11)
 	steps := th.Fold.Steps()
-	read := readBack(&Options{}, func(s string) string { return s })
+	read := stepReader(&Options{}, func(s string) string { return s })
 	for _, i := range []int{0, 1, len(steps) / 3, len(steps) / 2, len(steps) - 1} {
 		got, err := read(path, th.ID, i, steps[i].ToolCallID)
 		if err != nil {

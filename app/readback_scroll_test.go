@@ -21,6 +21,7 @@ import (
 	"github.com/agentwatch/agentwatch/tui"
 	"github.com/agentwatch/agentwatch/tui/computer"
 	"github.com/agentwatch/agentwatch/tui/render"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // shedScreen tails a generated log while it is written, in 64 appends,
@@ -96,7 +97,7 @@ func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() str
 	opts := &Options{}
 	file := func(source string) string { return fileOf(opts, source, false) }
 	a = tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)})
+		Window: window.Options{Reader: fileReaders(opts, file)}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen = func() string { return ansi.Strip(a.View().Content) }

@@ -17,6 +17,7 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
 	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // drive runs a command and every command it leads to (batches included)
@@ -64,7 +65,7 @@ func TestShedThenReadBack(t *testing.T) {
 	close(ch)
 	opts := &Options{}
 	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		ReadBack: readBack(opts, func(source string) string { return fileOf(opts, source, false) })})
+		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) })}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen := func() string { return ansi.Strip(a.View().Content) }
@@ -117,7 +118,7 @@ func TestForgottenStepReadBack(t *testing.T) {
 	opts := &Options{}
 	ts := fold.NewThreads(fold.Options{})
 	a := tui.NewThreadsApp(ts, ch, tui.AppOptions{
-		ReadBack: readBack(opts, func(source string) string { return fileOf(opts, source, false) })})
+		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) })}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	if th := ts.List()[0]; th.Fold.StepBase() == 0 {

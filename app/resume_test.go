@@ -18,6 +18,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // smallResume lets logs of a test's size keep where their screen left off.
@@ -79,7 +80,7 @@ func followTo(t testing.TB, rv *resumeView, path string, end int64) (*fold.Threa
 // screen does (when rv is not nil), waiting for that to be saved.
 func screenOf(t testing.TB, rv *resumeView, opts *Options, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
 	t.Helper()
-	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Keep: rv.keeper(opts, fold.Options{})})
+	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Window: window.Options{Checkpoint: rv.keeper(opts, fold.Options{})}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	if taken != nil {
 		a.Update(tui.TakenUpMsg{Threads: taken})

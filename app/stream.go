@@ -9,6 +9,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // Stream is a source opened once for a server that shows it to many
@@ -123,5 +124,5 @@ func LiveScreen(opts *Options, title string, batches <-chan model.Batch) (*tui.A
 		return ""
 	}
 	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file)}), nil
+		Window: window.Options{Reader: fileReaders(opts, file)}}), nil
 }

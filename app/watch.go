@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // Watch shows a live source of any number of threads: batches of records
@@ -68,7 +69,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 	}
 	file := func(source string) string { return fileOf(opts, source, folder) }
 	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title, Filter: opts.Filter,
-		ReadBack: readBack(opts, file), ReadItems: readItems(opts, file), Keep: resume.keeper(opts, fo)})
+		Window: window.Options{Reader: fileReaders(opts, file), Checkpoint: resume.keeper(opts, fo)}})
 	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {

@@ -14,6 +14,7 @@ import (
 	"github.com/agentwatch/agentwatch/tui/images"
 	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/transcript"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // Layouts accepted by AppOptions.Layout.
@@ -47,27 +48,11 @@ type AppOptions struct {
 	// "execute,edit", "text:WORDS" (search.ParseFilter; one it cannot
 	// read is ignored, so callers check it first).
 	Filter string
-	// ReadBack reads a step whose content the screen shed back from its
-	// source's file: the step of that index in that thread of that source
-	// (nil when the source is not a file, so shed content is gone). The
-	// tool call's id is "" for a step the screen forgot: whatever step
-	// has that index is read back.
-	ReadBack func(source, thread string, index int, toolCallID string) (*model.Step, error)
-	// ReadItems returns how items the screen shed are read back from a
-	// source's file, or nil when the source is not a file (what was shed
-	// is gone). The screen asks it once per source.
-	ReadItems func(source string) func(ItemsWanted) (ItemsRead, error)
-	// Keep is given, on the screen's goroutine, a checkpoint of the
-	// threads each time a file source has been read to its end and folded
-	// (at most every keepEvery): the threads fold the file's bytes before
-	// end, records 1 to seq. It may keep the checkpoint and must return at
-	// once. Nil keeps nothing.
-	Keep func(source string, cp *fold.ThreadsCheckpoint, end int64, seq uint64)
-	// Recording is the file a live agent's session is recorded to
-	// (--record; "" for none): the steps and items the screen shed are
-	// read back from it, through ReadBack and ReadItems with the
-	// recording as the source and the session's id as the thread.
-	Recording string
+	// Window is what the screen keeps of its threads and how it reads back
+	// what it let go: the screen asks its window for rows and steps, and
+	// gets its reads back as messages (package window). Its clock is Now
+	// unless it has one.
+	Window window.Options
 	// Images is how screenshots are drawn (--images; "" is images.Auto:
 	// pixels where the terminal answers that it can show them).
 	Images images.Choice
@@ -156,6 +141,9 @@ type App struct {
 	// heard is the time of the source's last event, as far as it is known
 	// (app_state.go).
 	heard time.Time
+	// win is what the screen keeps of its threads and reads back
+	// (app_window.go).
+	win *window.Window
 	// restarts are the files that started over, while the title says so
 	// (app_restart.go).
 	restarts map[string]*restartNote
@@ -165,32 +153,8 @@ type App struct {
 		steps []*model.Step
 		of    *fold.Fold
 	}
-	// progress is how far each file source has been read (app_progress.go).
-	progress map[string]readProgress
-	// folded is how far the threads have folded each file source
-	// (app_folded.go).
-	folded map[string]foldedTo
-	// kept is the end of each source last given to Keep, keptAt when.
-	kept   map[string]int64
-	keptAt time.Time
-	// readBack holds steps read back from their file, nil while being read
-	// (app_shed.go).
-	readBack map[readBackKey]*readBackMsg
-	// shedViews hold the items read back and the gap rows of threads
-	// whose items were shed, and readers how each source's items are
-	// read back (app_gaps.go).
-	shedViews map[viewKey]*shedView
-	readers   map[string]func(ItemsWanted) (ItemsRead, error)
-
 	// images is how screenshots reach this terminal (app_images.go).
 	images *appImages
-
-	// forgotten is each fold's steps as last drawn, stand-ins for those
-	// it forgot first, and standIn the last of those selected, of the
-	// fold standInOf (app_forgotten.go).
-	forgotten map[*fold.Fold]*forgottenSteps
-	standIn   *model.Step
-	standInOf *fold.Fold
 }
 
 // recordsMsg carries batches of records from the pump.
@@ -217,7 +181,11 @@ func NewApp(f *fold.Fold, recs <-chan []model.Record, opts AppOptions) *App {
 	default:
 		opts.Layout = LayoutAuto
 	}
+	if opts.Window.Now == nil {
+		opts.Window.Now = opts.Now
+	}
 	a := &App{
+		win:        window.New(opts.Window),
 		fold:       f,
 		recs:       recs,
 		opts:       opts,
@@ -302,7 +270,7 @@ func pumpFrom[T any](in <-chan T, wake time.Duration, msg func([]T) tea.Msg) tea
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	ask := a.imagesMsg(msg)
 	m, cmd := a.update(msg)
-	if rb := a.readBackCmd(); rb != nil {
+	if rb := a.readStepCmd(); rb != nil {
 		cmd = tea.Batch(cmd, rb)
 	}
 	a.syncImages()
@@ -332,13 +300,14 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.reveal = true
 		return a, nil
 	case quietTickMsg:
-		a.keepFolded() // a log that grew, then went quiet
+		a.checkpoint() // a log that grew, then went quiet
 		a.dropRestarts()
 		return a, a.pump()
-	case readBackMsg:
-		a.onReadBack(msg)
+	case window.StepReadMsg:
+		a.win.TookStep(msg)
+		a.panelCache = panelCache{}
 		return a, nil
-	case readItemsMsg:
+	case window.ItemsReadMsg:
 		a.onReadItems(msg)
 		return a, nil
 	case copiedMsg:
@@ -352,7 +321,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.err = err
 			}
 		}
-		a.shedSession()
+		a.win.Trim(a.at(), a.lookingBack()) // the one fold of a live session
 		a.refresh()
 		return a, a.then(rest, rest != nil)
 	case batchesMsg:

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/search"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // manyStepsLog is n tool calls in two runs of thread t, as JSON Lines:
@@ -58,16 +59,16 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 		callID string
 	}
 	var reads []asked
-	d := newThreadsApp(t, 160, 48, AppOptions{ReadBack: func(_, _ string, index int, callID string) (*model.Step, error) {
+	d := newThreadsApp(t, 160, 48, AppOptions{Window: window.Options{Reader: readFrom(fakeReader{step: func(_ string, index int, callID string) (*model.Step, error) {
 		reads = append(reads, asked{index, callID})
 		c := *want[index]
 		return &c, nil
-	}})
+	}})}})
 	for i := 0; i < len(recs); i += 300 {
 		d.feed(t, model.Batch{Source: "log", Records: recs[i:min(i+300, len(recs))]})
 	}
 	th := d.tv().set.List()[0]
-	if th.Fold.StepBase() == 0 || len(th.Fold.Steps()) > 2*screenKeepSkeletons {
+	if th.Fold.StepBase() == 0 || len(th.Fold.Steps()) > 2*window.ScreenKeep.Skeletons {
 		t.Fatalf("the thread keeps %d of %d skeletons (forgot %d)", len(th.Fold.Steps()), n, th.Fold.StepBase())
 	}
 
@@ -82,8 +83,8 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 			t.Fatalf("step %d is drawn %s %s %s %s, want %s %s %s %s", i+1,
 				s.Status, s.Category, s.ToolName, s.RunID, w.Status, w.Category, w.ToolName, w.RunID)
 		}
-		if forgot := i < th.Fold.StepBase(); isStandIn(s) != forgot || !forgot && s != th.Fold.Step(i) {
-			t.Fatalf("step %d: stand-in %v, forgotten %v", i+1, isStandIn(s), forgot)
+		if forgot := i < th.Fold.StepBase(); window.IsStandIn(s) != forgot || !forgot && s != th.Fold.Step(i) {
+			t.Fatalf("step %d: stand-in %v, forgotten %v", i+1, window.IsStandIn(s), forgot)
 		}
 		if w.Status == model.StatusFailed {
 			failed++
@@ -122,7 +123,7 @@ func TestForgottenStepsDrawnAsKept(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("selecting a forgotten step asked for no read back")
 	}
-	d.Update(cmd())
+	runCmd(d.App, cmd)
 	if len(reads) != 1 || reads[0] != (asked{0, ""}) {
 		t.Fatalf("read back %v, want step 0 without a tool call id", reads)
 	}

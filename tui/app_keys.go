@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/computer"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // wheelRows is how far one wheel notch scrolls the transcript.
@@ -101,7 +102,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		}
 		it := a.itemBySeq(seq)
 		switch {
-		case a.gapAt(seq) != nil:
+		case a.gapAt(seq):
 			a.retryGap(seq)
 		case it == nil:
 		case it.Kind == model.ItemReasoning:
@@ -127,35 +128,10 @@ func (a *App) drag(m tea.Mouse) {
 // itemBySeq finds an item by its Seq among those kept and those read
 // back; items are in Seq order.
 func (a *App) itemBySeq(seq uint64) *model.Item {
-	if it := findItem(a.fold.Items(), seq); it != nil {
+	if it := window.FindItem(a.fold.Items(), seq); it != nil {
 		return it
 	}
-	if v := a.shedViewOf(false); v != nil {
-		return findItem(v.window, seq)
-	}
-	return nil
-}
-
-// findItem finds the item with Seq seq in items, which are in Seq order.
-func findItem(items []*model.Item, seq uint64) *model.Item {
-	lo, hi := 0, len(items)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		if items[mid].Seq < seq {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	if lo < len(items) && items[lo].Seq == seq {
-		return items[lo]
-	}
-	for _, it := range items { // not in Seq order after all
-		if it.Seq == seq {
-			return it
-		}
-	}
-	return nil
+	return a.win.Item(a.at(), seq)
 }
 
 // stepBy selects the shown step dir steps after (before, when negative)

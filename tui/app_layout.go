@@ -141,7 +141,7 @@ func (a *App) panelPane(r rect) []string {
 				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
 			case i == body.h/2:
 				wait := appWaiting
-				if _, _, reading := a.reading(); reading {
+				if _, _, reading := a.win.Reading(); reading {
 					wait = "reading the log…"
 				}
 				if a.filtering() && len(a.allSteps()) > 0 {

@@ -1,54 +1,21 @@
 package tui
 
-// This file shows how far a big file has been read: the title bar says
-// "reading 45 MB of 126 MB · 250,301 events" with a bar, and the terminal's
-// own progress report (where it has one) follows it, until the file is
-// read to its end.
+// This file shows how far a big file has been read (the window keeps
+// count): the title bar says "reading 45 MB of 126 MB · 250,301 events"
+// with a bar, and the terminal's own progress report (where it has one)
+// follows it, until the file is read to its end.
 
 import (
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/agentwatch/agentwatch/model"
 )
-
-// readProgress is how far one source has been read.
-type readProgress struct{ read, size int64 }
-
-// noteProgress keeps how far b's source has been read.
-func (a *App) noteProgress(b model.Batch) {
-	if b.Size <= 0 {
-		return
-	}
-	if a.progress == nil {
-		a.progress = map[string]readProgress{}
-	}
-	read := b.Read
-	if p, ok := a.progress[b.Source]; ok && !b.Restart && read < p.read {
-		read = p.read // the first part of a batch cut in slices (cutBatches)
-	}
-	a.progress[b.Source] = readProgress{read: read, size: b.Size}
-}
-
-// reading returns the bytes read and the bytes there are, over the
-// sources still being read; ok is false when none is.
-func (a *App) reading() (read, size int64, ok bool) {
-	for _, p := range a.progress {
-		if p.read < p.size {
-			ok = true
-		}
-		read += min(p.read, p.size)
-		size += p.size
-	}
-	return read, size, ok
-}
 
 // readingNote is the title bar's "reading 45 MB of 126 MB · 250,301 events
 // ▕███░░░▏" while a file is being read ("" otherwise).
 func (a *App) readingNote() string {
-	read, size, ok := a.reading()
+	read, size, ok := a.win.Reading()
 	if !ok {
 		return ""
 	}
@@ -67,7 +34,7 @@ func (a *App) readingNote() string {
 // progressBar is the terminal's progress report while a file is read (nil
 // otherwise, which clears it).
 func (a *App) progressBar() *tea.ProgressBar {
-	read, size, ok := a.reading()
+	read, size, ok := a.win.Reading()
 	if !ok {
 		return nil
 	}

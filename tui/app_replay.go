@@ -34,7 +34,7 @@ func NewReplayApp(p *replay.Player, opts AppOptions) *App {
 	a.done = true // nothing arrives but what the player plays
 	// The rows again, as a replay's: its gap rows read back from the
 	// timeline.
-	a.shedViews = nil
+	a.win.ForgetViews()
 	a.refresh()
 	return a
 }

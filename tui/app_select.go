@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/replay"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // runStep selects the first step of the run dir runs before (-1) or after
@@ -67,7 +68,7 @@ func (a *App) openAtTranscript() tea.Cmd {
 		return nil
 	}
 	if seq, ok := a.transcript.CursorItem(); ok {
-		if a.gapAt(seq) != nil {
+		if a.gapAt(seq) {
 			a.retryGap(seq) // it is read as it is in view
 			return nil
 		}
@@ -112,12 +113,9 @@ func (a *App) selectAtCursor() {
 func (a *App) refresh() {
 	steps := a.allSteps()
 	a.refilter()
-	a.transcript.SetItems(a.shownItems(), steps)
-	var rows map[int]*model.Step
-	if v := a.shedViewOf(false); v != nil {
-		rows = v.rows
-	}
-	a.transcript.SetRowSteps(rows)
+	at := a.at()
+	a.transcript.SetItems(a.win.Rows(at), steps)
+	a.transcript.SetRowSteps(a.win.RowSteps(at))
 	a.transcript.SetRuns(a.fold.Runs())
 	switch {
 	case len(steps) == 0:
@@ -158,7 +156,9 @@ func (a *App) selectStep(i int) {
 func (a *App) backToLive() {
 	a.following = true
 	a.stopPlay()
-	a.dropWindow(a.curThread())
+	if a.win.Drop(a.at()) {
+		a.refresh()
+	}
 	n := len(a.allSteps())
 	if last := a.lastShown(); last >= 0 {
 		a.selected = last
@@ -251,8 +251,8 @@ func (a *App) step() *model.Step {
 	if a.selected < 0 || a.selected >= len(steps) {
 		return nil
 	}
-	if s := steps[a.selected]; isStandIn(s) {
-		return a.standInStep(a.selected, s)
+	if s := steps[a.selected]; window.IsStandIn(s) {
+		return a.win.StandIn(a.fold, a.selected, s)
 	}
 	return steps[a.selected]
 }

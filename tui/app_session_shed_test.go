@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/internal/testkit/hostile"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // acpTurn is the records of hostile.ACPTurn(first, n).
@@ -43,15 +44,15 @@ func TestSessionSheds(t *testing.T) {
 		t.Fatalf("the recording makes %d steps, want %d", len(want), n)
 	}
 
-	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Title: "agent", Recording: "run.jsonl"})
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Title: "agent", Window: window.Options{Recording: "run.jsonl"}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for i := 0; i < len(recs); i += 250 {
 		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
 	}
-	if got := len(a.fold.Items()); got >= 2*screenKeepItems {
-		t.Errorf("the session keeps %d items, want under %d", got, 2*screenKeepItems)
+	if got := len(a.fold.Items()); got >= 2*window.ScreenKeep.Items {
+		t.Errorf("the session keeps %d items, want under %d", got, 2*window.ScreenKeep.Items)
 	}
-	if a.fold.StepBase() == 0 || len(a.fold.Steps()) > 2*screenKeepSkeletons {
+	if a.fold.StepBase() == 0 || len(a.fold.Steps()) > 2*window.ScreenKeep.Skeletons {
 		t.Errorf("the session keeps %d of %d step skeletons", len(a.fold.Steps()), n)
 	}
 	got := a.allSteps()
@@ -98,16 +99,18 @@ func TestSessionReadsBackFromRecording(t *testing.T) {
 	recs := acpTurn(t, 0, n)
 	whole := fold.New(fold.Options{})
 	whole.Apply(recs...)
-	var asked []readBackKey
-	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Recording: "run.jsonl",
-		ReadBack: func(source, thread string, index int, callID string) (*model.Step, error) {
-			asked = append(asked, readBackKey{source, thread, index})
-			if callID != "" && callID != whole.Steps()[index].ToolCallID { // "" for a step the screen forgot
-				return nil, fmt.Errorf("asked for %q", callID)
-			}
-			c := *whole.Steps()[index]
-			return &c, nil
-		}})
+	var asked []window.StepKey
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Window: window.Options{Recording: "run.jsonl",
+		Reader: func(source string) window.Reader {
+			return fakeReader{step: func(thread string, index int, callID string) (*model.Step, error) {
+				asked = append(asked, window.StepKey{Source: source, Thread: thread, Index: index})
+				if callID != "" && callID != whole.Steps()[index].ToolCallID { // "" for a step the screen forgot
+					return nil, fmt.Errorf("asked for %q", callID)
+				}
+				c := *whole.Steps()[index]
+				return &c, nil
+			}}
+		}}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for i := 0; i < len(recs); i += 250 {
 		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
@@ -120,8 +123,8 @@ func TestSessionReadsBackFromRecording(t *testing.T) {
 		}
 		t.Fatal("selecting a shed step asked for nothing to be read back")
 	}
-	a.Update(cmd())
-	if len(asked) == 0 || asked[len(asked)-1] != (readBackKey{"run.jsonl", "s", 0}) {
+	runCmd(a, cmd)
+	if len(asked) == 0 || asked[len(asked)-1] != (window.StepKey{Source: "run.jsonl", Thread: "s", Index: 0}) {
 		t.Fatalf("read back %v, want step 1 of session s in run.jsonl", asked)
 	}
 	view := ansi.Strip(a.View().Content)
@@ -137,16 +140,15 @@ func TestSessionReadsItemsBackFromRecording(t *testing.T) {
 	recs := acpTurn(t, 0, 6000)
 	whole := fold.New(fold.Options{})
 	whole.Apply(recs...)
-	var wanted []ItemsWanted
-	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Recording: "run.jsonl",
-		ReadBack: func(_, _ string, index int, _ string) (*model.Step, error) {
+	var wanted []window.ItemsWanted
+	a := NewAgentApp(fold.New(fold.Options{}), make(chan []model.Record), &fakeAgent{}, AppOptions{Window: window.Options{Recording: "run.jsonl",
+		Reader: readFrom(fakeReader{step: func(_ string, index int, _ string) (*model.Step, error) {
 			c := *whole.Steps()[index]
 			return &c, nil
 		},
-		ReadItems: func(source string) func(ItemsWanted) (ItemsRead, error) {
-			return func(w ItemsWanted) (ItemsRead, error) {
+			items: func(w window.ItemsWanted) (window.ItemsRead, error) {
 				wanted = append(wanted, w)
-				var r ItemsRead
+				var r window.ItemsRead
 				for _, it := range whole.Items() {
 					if w.Step >= 0 && it.Seq <= uint64(2*w.Max) || w.Step < 0 && it.Seq >= w.From && it.Seq < w.To {
 						r.Items = append(r.Items, it)
@@ -156,8 +158,7 @@ func TestSessionReadsItemsBackFromRecording(t *testing.T) {
 					}
 				}
 				return r, nil
-			}
-		}})
+			}})}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for i := 0; i < len(recs); i += 250 {
 		a.Update(recordsMsg{recs[i:min(i+250, len(recs))]})
@@ -167,21 +168,7 @@ func TestSessionReadsItemsBackFromRecording(t *testing.T) {
 	}
 	a.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})
-	var run func(tea.Cmd)
-	run = func(cmd tea.Cmd) {
-		if cmd == nil {
-			return
-		}
-		switch m := cmd().(type) {
-		case tea.BatchMsg:
-			for _, c := range m {
-				run(c)
-			}
-		default:
-			a.Update(m)
-		}
-	}
-	run(cmd)
+	runCmd(a, cmd)
 	if len(wanted) == 0 || wanted[0].Source != "run.jsonl" || wanted[0].Thread != "s" || wanted[0].Step != 0 {
 		t.Fatalf("asked for %+v, want the items around step 1 of session s in run.jsonl", wanted)
 	}

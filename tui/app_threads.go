@@ -127,10 +127,8 @@ func (a *App) onBatches(msg batchesMsg) {
 	}
 	var touched, fresh []*fold.Thread
 	for _, b := range msg {
-		_, known := a.progress[b.Source]
-		a.heardFrom(b.Records, known || b.Size > 0)
-		a.noteProgress(b)
-		a.noteFolded(b)
+		a.heardFrom(b.Records, a.win.IsFile(b.Source) || b.Size > 0)
+		a.win.Read(b)
 		if b.Restart {
 			a.forget(tv, tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
@@ -146,8 +144,8 @@ func (a *App) onBatches(msg batchesMsg) {
 		}
 	}
 	a.afterThreads(tv, touched, fresh)
-	a.keepFolded()
-	a.shedThreads(tv, touched)
+	a.checkpoint()
+	a.trimThreads(tv, touched)
 }
 
 // afterThreads settles which thread is on screen after records arrived
@@ -194,7 +192,7 @@ func (a *App) afterThreads(tv *threadsView, touched, fresh []*fold.Thread) {
 // are being read for the first time, or its first records came less than
 // openingFor ago.
 func (a *App) opening(tv *threadsView) bool {
-	if _, _, reading := a.reading(); reading {
+	if _, _, reading := a.win.Reading(); reading {
 		return true
 	}
 	return tv.firstAt.IsZero() || a.now().Sub(tv.firstAt) < openingFor
@@ -203,12 +201,11 @@ func (a *App) opening(tv *threadsView) bool {
 // forget drops what the screen kept of threads whose source started over;
 // the thread on screen is shown again once its source sends it again.
 func (a *App) forget(tv *threadsView, gone []*fold.Thread) {
+	a.win.Forget(gone)
 	for _, th := range gone {
 		delete(tv.saved, th)
 		delete(tv.rows, th)
 		delete(tv.marked, th)
-		delete(a.shedViews, viewKey{th: th})
-		delete(a.forgotten, th.Fold)
 		if th == tv.cur {
 			tv.cur, tv.lost = nil, th
 			light := a.transcript.Light()
@@ -280,7 +277,7 @@ func (a *App) refreshList(tv *threadsView) {
 		c := tv.rows[th]
 		if c.lastSeq != th.LastSeq || c.title == "" {
 			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: th.Fold.StepCount(), title: th.Title(),
-				failed: a.failedForgotten(th.Fold), open: anyRunOpen(th.Fold)}
+				failed: a.win.FailedForgotten(th.Fold), open: anyRunOpen(th.Fold)}
 			for _, s := range th.Fold.Steps() {
 				if s.Status == model.StatusFailed {
 					c.failed++

@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // sgrRE matches one SGR sequence.
@@ -47,3 +52,47 @@ func (a *App) tv() *threadsView { return a.mode.(*threadsView) }
 
 // rp is the replay's state of an App the test made to replay.
 func (a *App) rp() *replayMode { return a.mode.(*replayMode) }
+
+// fakeReader is a window.Reader made of two functions (a nil one's read
+// fails).
+type fakeReader struct {
+	step  func(thread string, index int, callID string) (*model.Step, error)
+	items func(w window.ItemsWanted) (window.ItemsRead, error)
+}
+
+func (r fakeReader) Step(thread string, index int, callID string) (*model.Step, error) {
+	if r.step == nil {
+		return nil, errors.New("no step is read back here")
+	}
+	return r.step(thread, index, callID)
+}
+
+func (r fakeReader) Items(w window.ItemsWanted) (window.ItemsRead, error) {
+	if r.items == nil {
+		return window.ItemsRead{}, errors.New("no item is read back here")
+	}
+	return r.items(w)
+}
+
+// readFrom is a window's Reader option that reads every source with r.
+func readFrom(r fakeReader) func(string) window.Reader {
+	return func(string) window.Reader { return r }
+}
+
+// runCmd runs cmd as the program would and hands what it brings to a, the
+// commands of a batch each in turn (a test runs only commands that answer
+// at once: reads, not ticks).
+func runCmd(a *App, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch m := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range m {
+			runCmd(a, c)
+		}
+	case nil:
+	default:
+		a.Update(m)
+	}
+}

@@ -1,4 +1,4 @@
-package tui
+package window
 
 import (
 	"testing"
@@ -16,10 +16,10 @@ func seqItems(from, to uint64) []*model.Item {
 }
 
 // A window read back grows by what is read next to it and stays within
-// windowMax items, losing what lies farthest from the read; a read
+// its most items, losing what lies farthest from the read; a read
 // elsewhere replaces it.
 func TestMergeWindow(t *testing.T) {
-	const w = windowMax
+	const w = 4000
 	for _, c := range []struct {
 		name         string
 		window, read [2]uint64
@@ -40,7 +40,7 @@ func TestMergeWindow(t *testing.T) {
 			if c.window[1] > 0 {
 				window = seqItems(c.window[0], c.window[1])
 			}
-			got := mergeWindow(window, seqItems(c.read[0], c.read[1]))
+			got := mergeWindow(window, seqItems(c.read[0], c.read[1]), w)
 			if len(got) != c.wantLen || got[0].Seq != c.first || got[len(got)-1].Seq != c.last {
 				t.Fatalf("window %d items %d–%d, want %d items %d–%d", len(got), got[0].Seq, got[len(got)-1].Seq, c.wantLen, c.first, c.last)
 			}
@@ -54,23 +54,4 @@ func TestMergeWindow(t *testing.T) {
 			}
 		})
 	}
-}
-
-// readBackAll reads back what the screen asks for, as the program would run
-// the reads Update asks for, until it asks for none: a test's Update drops
-// the commands it returns, so each read asked for is asked again here.
-func readBackAll(t *testing.T, a *App) {
-	t.Helper()
-	for range 50 {
-		a.View()
-		if v := a.shedViewOf(false); v != nil {
-			v.reading = false
-		}
-		cmd := a.readItemsCmd()
-		if cmd == nil {
-			return
-		}
-		a.Update(cmd())
-	}
-	t.Fatal("the screen still asks for items after 50 reads")
 }
