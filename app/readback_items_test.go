@@ -183,7 +183,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 // A step read back from a file, by a fold that sheds as it goes, is the
 // step of a fold of the whole file that never shed.
 func TestReadBackMatchesWholeFold(t *testing.T) {
-	path, th := readItemsLog(t, 120_000, 11)
+	path, th := readItemsLog(t, 40_000, 11)
 	steps := th.Fold.Steps()
 	read := stepReader(&Options{}, func(s string) string { return s })
 	for _, i := range []int{0, 1, len(steps) / 3, len(steps) / 2, len(steps) - 1} {

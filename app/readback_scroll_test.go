@@ -24,6 +24,14 @@ import (
 	"github.com/agentwatch/agentwatch/window"
 )
 
+// readBackKeep is what the screens of the read-back tests keep: small, so
+// that a log of readBackEvents events is let go of and read back many
+// times, as the screen does a log of millions with window.ScreenKeep.
+var readBackKeep = window.Keep{Items: 300, Steps: 40, Skeletons: 100}
+
+// readBackEvents is how many events the read-back tests' logs have.
+const readBackEvents = 15_000
+
 // shedScreen tails a generated log while it is written, in 64 appends,
 // with the screen shedding as it goes, until all of it is on screen, and
 // returns the screen and the fold of the whole log without shedding.
@@ -36,7 +44,7 @@ func shedScreen(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() strin
 // shedScreenOf is shedScreen, and the path of the log.
 func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() string, path string) {
 	t.Helper()
-	log := loggen.Generate(100_000, 6)
+	log := loggen.Generate(readBackEvents, 6)
 	recs, err := sources.ReadAll(bytes.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +105,7 @@ func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() str
 	opts := &Options{}
 	file := func(source string) string { return fileOf(opts, source, false) }
 	a = tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, file)}})
+		Window: window.Options{Reader: fileReaders(opts, file), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen = func() string { return ansi.Strip(a.View().Content) }
@@ -222,7 +230,7 @@ func TestShedThenSeekToStart(t *testing.T) {
 // says reading back failed and why, and Enter tries again.
 func TestShedThenReadBackRewritten(t *testing.T) {
 	a, _, screen, path := shedScreenOf(t)
-	if err := os.WriteFile(path, loggen.Generate(100_000, 7), 0o644); err != nil {
+	if err := os.WriteFile(path, loggen.Generate(readBackEvents, 7), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, cmd := a.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
@@ -247,7 +255,7 @@ func TestShedThenReadBackRewritten(t *testing.T) {
 // Seeking to a shed step of a file since rewritten says so in the gap row.
 func TestShedThenSeekRewritten(t *testing.T) {
 	a, _, screen, path := shedScreenOf(t)
-	if err := os.WriteFile(path, loggen.Generate(100_000, 7), 0o644); err != nil {
+	if err := os.WriteFile(path, loggen.Generate(readBackEvents, 7), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, cmd := a.Update(tea.KeyPressMsg{Code: tea.KeyHome})

@@ -55,7 +55,7 @@ func driveUpTo(a *tui.App, cmd tea.Cmd, n int) bool {
 // A tail of a growing file sheds what it no longer shows; going back to
 // the first step reads its content back from the file, in full.
 func TestShedThenReadBack(t *testing.T) {
-	path, recs, full := generatedLog(t, 100_000, 6)
+	path, recs, full := generatedLog(t, readBackEvents, 6)
 	first := full.Steps()[0]
 
 	ch := make(chan model.Batch, len(recs)/256+2)
@@ -65,7 +65,7 @@ func TestShedThenReadBack(t *testing.T) {
 	close(ch)
 	opts := &Options{}
 	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) })}})
+		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen := func() string { return ansi.Strip(a.View().Content) }
@@ -118,7 +118,7 @@ func TestForgottenStepReadBack(t *testing.T) {
 	opts := &Options{}
 	ts := fold.NewThreads(fold.Options{})
 	a := tui.NewThreadsApp(ts, ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) })}})
+		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	if th := ts.List()[0]; th.Fold.StepBase() == 0 {
