@@ -12,8 +12,8 @@ import (
 // in one read, and memory stays bounded whatever range is asked for.
 const readWindow = 256 << 10
 
-// arenaBytes is the size of the blocks the raw bytes of returned records
-// are copied into: few allocations, and a record kept alone keeps no more
+// arenaBytes is the most the blocks the raw bytes of returned records are
+// copied into hold: few allocations, and a record kept alone keeps no more
 // than one block alive.
 const arenaBytes = 1 << 20
 
@@ -46,7 +46,9 @@ func (x Index) Records(ra io.ReaderAt, i, j int) ([]model.Record, error) {
 				raw = b // read into its own buffer
 			} else {
 				if cap(arena)-len(arena) < size {
-					arena = make([]byte, 0, arenaBytes)
+					// No bigger than what is left to read: a record or
+					// two asked for alone keep only their own bytes.
+					arena = make([]byte, 0, min(arenaBytes, max(int64(size), w.end-off)))
 				}
 				arena = append(arena, b...)
 				raw = arena[len(arena)-size : len(arena) : len(arena)]
