@@ -92,6 +92,7 @@ func acpLoad(ctx context.Context, opts *Options, ao *ACPOptions, args []string, 
 	if err != nil {
 		return BadInput(err)
 	}
+	tl.Release() // the session is whole
 	sched := replay.NewSchedule(src, replay.ScheduleOptions{Pace: ao.Pace})
 	ro := DefaultReplay()
 	ro.Pace = ao.Pace

@@ -95,6 +95,9 @@ func (x *indexing) run(ctx context.Context) error {
 		if _, err := x.tl.Extend(ix.Len()); err != nil {
 			return err
 		}
+		if done {
+			x.tl.Release() // the whole file is folded: nothing more comes
+		}
 		if x.progress != nil {
 			x.progress(ix.Len(), done)
 		}
@@ -154,7 +157,8 @@ func checkpointEvery(size int64, perRecord float64) int {
 	return max(replay.DefaultCheckpointEvery, int(float64(size)/perRecord/checkpointBudget))
 }
 
-// newTimeline starts a timeline over the records known and folds them.
+// newTimeline starts a timeline over the records known and folds them. A
+// caller whose source is whole releases it (Timeline.Release).
 func newTimeline(src replay.Source, fo fold.Options) (*replay.Timeline, error) {
 	every := 0
 	if l, ok := src.(*indexedLog); ok {

@@ -152,6 +152,7 @@ func (x *readIndex) build() error {
 		log.file.Close()
 		return fmt.Errorf("read %s: %w", x.path, err)
 	}
+	tl.Release() // a changed file is indexed anew
 	x.log, x.tl = log, tl
 	x.end = log.index().End()
 	n := int(min(x.end, fingerprint))

@@ -64,6 +64,7 @@ func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, e
 	if err != nil {
 		return nil, BadInput(fmt.Errorf("%s: %w", src.Name(), err))
 	}
+	tl.Release() // the recording is whole
 	return &Recording{title: src.Name(), layout: opts.Layout, images: opts.Images, ro: *ro, recs: rs, tl: tl,
 		sched: replay.NewSchedule(rs, replay.ScheduleOptions{IdleCap: ro.IdleCap, Pace: ro.Pace})}, nil
 }

@@ -207,6 +207,9 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 			rest = nil
 		}
 	}
+	if rest == nil {
+		tl.Release() // the log is whole
+	}
 	if plain {
 		return replayPlain(ctx, opts, ro, start, rs, tl, sched, title)
 	}

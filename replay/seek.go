@@ -103,6 +103,11 @@ func (t *Timeline) Extend(max int) (int, error) {
 	from := t.built
 	t.mu.Unlock()
 	to := min(t.src.Len(), from+max)
+	if t.build == nil && to > from {
+		if err := t.resume(); err != nil {
+			return 0, err
+		}
+	}
 	done := 0
 	for i := from; i < to; {
 		j := min(to, (i/t.every+1)*t.every)
