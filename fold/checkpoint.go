@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -28,12 +29,13 @@ type Checkpoint struct {
 	sheds uint64
 }
 
-// indexes are a state's derived lookups (see reindex), frozen.
+// indexes are a state's derived lookups (see reindex), as a checkpoint
+// keeps them: shared, never written.
 type indexes struct {
-	keys      []map[itemKey]*model.Item
-	stepAt    []map[string]*model.Step
-	byID      []map[string]*agui.Message
-	toolOwner []map[string]*agui.Message
+	keys      persist.Map[itemKey, *model.Item]
+	stepAt    persist.Map[string, *model.Step]
+	byID      persist.Map[string, *agui.Message]
+	toolOwner persist.Map[string, *agui.Message]
 }
 
 // Applied is how many records the checkpointed fold had applied.
@@ -80,7 +82,7 @@ func (f *Fold) Checkpoint() *Checkpoint {
 	}
 	lists := takeLists(&f.st, prev)
 	cp := &Checkpoint{st: f.st.independent(), lists: lists, sheds: f.sheds, idx: indexes{
-		keys: d.keys.freeze(), stepAt: d.stepAt.freeze(), byID: r.byID.freeze(), toolOwner: r.toolOwner.freeze(),
+		keys: d.keys.share(), stepAt: d.stepAt.share(), byID: r.byID.share(), toolOwner: r.toolOwner.share(),
 	}}
 	f.share()
 	r.cow.lists = lists
@@ -95,10 +97,10 @@ func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 	f := &Fold{opts: opts, st: cp.st.independent(), restored: true, sheds: cp.sheds}
 	cp.lists.put(&f.st)
 	r, d := &f.st.Reduce, &f.st.Display
-	// The frozen indexes point at the checkpoint's objects, which are the
+	// The shared indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
-	d.keys, d.stepAt = thaw(cp.idx.keys), thaw(cp.idx.stepAt)
-	r.byID, r.toolOwner = thaw(cp.idx.byID), thaw(cp.idx.toolOwner)
+	d.keys, d.stepAt = indexOf(cp.idx.keys), indexOf(cp.idx.stepAt)
+	r.byID, r.toolOwner = indexOf(cp.idx.byID), indexOf(cp.idx.toolOwner)
 	f.share()
 	r.cow.lists = cp.lists
 	return f
@@ -125,7 +127,7 @@ func (st *state) independent() state {
 	n.Reduce = reduceState{
 		State:             st.Reduce.State, // shared: a patch copies what a checkpoint shares before changing it
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
-		Answered:          st.Reduce.Answered.share(),
+		Answered:          st.Reduce.Answered.Share(),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
 		Gone:              st.Reduce.Gone.share(),
 		GoneCalls:         st.Reduce.GoneCalls.share(),
@@ -153,10 +155,10 @@ func (v *verifyState) clone() verifyState {
 	n.Tools = slices.Clone(v.Tools)
 	n.Spans = slices.Clone(v.Spans)
 	n.Reasoning = slices.Clone(v.Reasoning)
-	n.MessageOwners = v.MessageOwners.share()
-	n.ToolOwners = v.ToolOwners.share()
-	n.ActivityOwners = v.ActivityOwners.share()
-	n.ReasoningOwners = v.ReasoningOwners.share()
+	n.MessageOwners = v.MessageOwners.Share()
+	n.ToolOwners = v.ToolOwners.Share()
+	n.ActivityOwners = v.ActivityOwners.Share()
+	n.ReasoningOwners = v.ReasoningOwners.Share()
 	n.Steps = slices.Clone(v.Steps)
 	for i := range n.Steps {
 		n.Steps[i].Names = slices.Clone(n.Steps[i].Names)

@@ -38,10 +38,10 @@ type displayState struct {
 	// Sketches stand in for the steps before StepBase (sketches.go).
 	Sketches sketches `json:"sketches,omitzero"`
 
-	stepAt layered[string, *model.Step]
+	stepAt index[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from
 	// the items: the newest item with a key wins).
-	keys layered[itemKey, *model.Item]
+	keys index[itemKey, *model.Item]
 	// text grows streamed item text by item Seq, args streamed step
 	// arguments by tool call id (stream.go).
 	text textStreams[uint64]

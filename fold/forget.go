@@ -190,7 +190,10 @@ func (f *Fold) forgetOwners() int {
 	}
 	n := 0
 	for _, o := range []*owners{&v.MessageOwners, &v.ToolOwners, &v.ActivityOwners, &v.ReasoningOwners} {
-		n += o.keepOnly(named)
+		n += o.Retain(func(id string, _ tag) bool {
+			_, ok := named[id]
+			return ok
+		})
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -15,10 +16,10 @@ type reduceState struct {
 	Messages []*agui.Message `json:"messages"`
 	// State is changed in place by STATE_DELTA; a checkpoint shares it
 	// copy-on-write (see stateDelta).
-	State             statedoc.Doc     `json:"state"`
-	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
-	Answered          idSet            `json:"answered,omitempty"`
-	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
+	State             statedoc.Doc        `json:"state"`
+	RunToolCalls      []string            `json:"runToolCalls,omitempty"`
+	Answered          persist.Set[string] `json:"answered,omitempty"`
+	PendingInterrupts []agui.Interrupt    `json:"pendingInterrupts,omitempty"`
 	// Gone are the messages Shed dropped, by id; GoneCalls the tool calls
 	// they held. The reference still has them: an event that names one
 	// goes as it would have, as far as it can without the message
@@ -34,8 +35,8 @@ type reduceState struct {
 	Forgotten idHashes `json:"forgotten,omitempty"`
 
 	// Derived indexes, rebuilt after a restore and after any reordering.
-	byID      layered[string, *agui.Message]
-	toolOwner layered[string, *agui.Message]
+	byID      index[string, *agui.Message]
+	toolOwner index[string, *agui.Message]
 	// text grows streamed message content by message id, args streamed
 	// tool-call arguments by tool call id (stream.go).
 	text textStreams[string]
@@ -248,7 +249,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		r.activityDelta(e, warn)
 	case *agui.RunStarted:
 		r.RunToolCalls, r.runCalls = nil, nil
-		r.Answered = idSet{}
+		r.Answered = persist.Set[string]{}
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
@@ -296,7 +297,7 @@ func (r *reduceState) pendingToolCalls(e *agui.RunFinished) []string {
 	}
 	var out []string
 	for _, id := range r.RunToolCalls {
-		if !r.Answered.has(id) {
+		if !r.Answered.Has(id) {
 			out = append(out, id)
 		}
 	}
@@ -439,7 +440,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 }
 
 func (r *reduceState) toolResult(e *agui.ToolCallResult) {
-	r.Answered.add(e.ToolCallID)
+	r.Answered.Add(e.ToolCallID)
 	role := e.Role
 	if role == "" {
 		role = agui.RoleTool
