@@ -22,7 +22,7 @@ import (
 type Checkpoint struct {
 	st  state // without the long lists, which are in lists
 	idx indexes
-	// lists are the fold's messages, items, steps and runs, in chunks
+	// lists are the fold's messages, items, steps and runs, in blocks
 	// shared with the checkpoints taken before it.
 	lists *cpLists
 	// sheds is the fold's count of shedding calls when it was taken.
@@ -52,7 +52,7 @@ type cow struct {
 	steps map[*model.Step]struct{}
 	runs  map[*model.Run]struct{}
 	// lists are the long lists of the checkpoint taken or restored, whose
-	// chunks the next checkpoint shares.
+	// blocks the next checkpoint shares.
 	lists *cpLists
 }
 
@@ -118,7 +118,7 @@ func (f *Fold) share() {
 // objects the fold never changes in place without copying them first (see
 // cow): the small per-run parts are deep copies; the derived indexes and
 // the long lists of messages, items, steps and runs are left out (a
-// checkpoint keeps the lists in chunks: checkpoint_lists.go).
+// checkpoint keeps the lists in blocks: checkpoint_lists.go).
 func (st *state) independent() state {
 	n := *st
 	n.Legacy = st.Legacy

@@ -123,6 +123,9 @@ func (l List[T]) Slice() []T {
 	return out
 }
 
+// Blocks is how many blocks the list is kept in.
+func (l List[T]) Blocks() int { return len(l.blocks) }
+
 // Unshared counts the blocks of l that prev does not hold at the same
 // place: what l cost beyond prev.
 func (l List[T]) Unshared(prev List[T]) int {

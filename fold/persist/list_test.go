@@ -35,6 +35,9 @@ func TestListShared(t *testing.T) {
 	if &l.blocks[0][0] != &s.blocks[0][0] {
 		t.Error("a full block was copied")
 	}
+	if l.Blocks() != 2 {
+		t.Errorf("%d values in %d blocks, want 2", l.Len(), l.Blocks())
+	}
 	if n := s.Unshared(l); n != 1 {
 		t.Errorf("%d blocks of the share are not the list's, want the last one", n)
 	}
