@@ -129,8 +129,8 @@ func (st *state) independent() state {
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
 		Answered:          st.Reduce.Answered.Share(),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
-		Gone:              st.Reduce.Gone.share(),
-		GoneCalls:         st.Reduce.GoneCalls.share(),
+		Gone:              st.Reduce.Gone.Share(),
+		GoneCalls:         st.Reduce.GoneCalls.Share(),
 		Tail:              slices.Clip(st.Reduce.Tail),
 		TailCalls:         slices.Clip(st.Reduce.TailCalls),
 		Forgotten:         st.Reduce.Forgotten, // never changed in place

@@ -72,7 +72,7 @@ func (f *Fold) forget(keepSteps int, all bool) Forgot {
 	out.Owners = f.forgetOwners()
 	out.Diagnostics = f.forgetDiagnostics()
 	r, d := &f.st.Reduce, &f.st.Display
-	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && r.Gone.len()+r.GoneCalls.len()+len(d.Gone) == 0 {
+	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && r.Gone.Len()+r.GoneCalls.Len()+len(d.Gone) == 0 {
 		// Nothing made since the last call and no tombstone to age: the
 		// call changes nothing, and is not counted (a quiet thread's
 		// checkpoint stays the one it has).
@@ -127,9 +127,9 @@ func (f *Fold) forgetTombstones(all bool) int {
 			old = f.st.Forgets + 1
 		}
 		var hs []uint64
-		n += r.Gone.dropBefore(old, func(id string) { hs = append(hs, hashID(id)) })
+		n += r.Gone.DropBefore(old, func(id string) { hs = append(hs, hashID(id)) })
 		r.Forgotten = r.Forgotten.with(hs)
-		n += r.GoneCalls.dropBefore(old, nil)
+		n += r.GoneCalls.DropBefore(old, nil)
 	}
 	var hs []uint64
 	for k, seq := range d.Gone {
@@ -146,8 +146,8 @@ func (f *Fold) forgetTombstones(all bool) int {
 		return 0
 	}
 	// Copies: a checkpoint may share the lists' arrays.
-	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.has(id) })
-	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { return !r.GoneCalls.has(id) })
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.Has(id) })
+	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { return !r.GoneCalls.Has(id) })
 	// Maps do not shrink: a copy of what is left lets the rest go.
 	d.Gone = cloneOrNil(d.Gone)
 	return n
@@ -179,10 +179,10 @@ func (f *Fold) forgetOwners() int {
 	for _, s := range d.Steps {
 		name(s.ToolCallID)
 	}
-	for id := range r.Gone.all() {
+	for id := range r.Gone.All() {
 		name(id)
 	}
-	for id := range r.GoneCalls.all() {
+	for id := range r.GoneCalls.All() {
 		name(id)
 	}
 	for k := range d.Gone {

@@ -253,7 +253,7 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
-				if gone := r.Gone.has(m.ID); r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
+				if gone := r.Gone.Has(m.ID); r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
 					r.push(cloneMessage(m))
 				}
 			}
@@ -311,7 +311,7 @@ func (r *reduceState) openMessage(id string, role agui.Role, name agui.OptString
 		return
 	}
 	target := existing
-	if g, gone := r.Gone.get(id); target == nil && gone {
+	if g, gone := r.Gone.Get(id); target == nil && gone {
 		// The reference reopens the dropped message, with its role, where
 		// it was.
 		target = &agui.Message{ID: id, Role: g.Role, Content: agui.TextContent("")}
@@ -381,12 +381,12 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 		mergeInto(&tc.Metadata, &e.Base)
 		return
 	}
-	if g, gone := r.GoneCalls.get(e.ToolCallID); gone {
+	if g, gone := r.GoneCalls.Get(e.ToolCallID); gone {
 		// The reference finds the call in the message Shed dropped.
 		if g.Name != e.ToolCallName {
 			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, g.Name, e.ToolCallName)
 			g.Name = e.ToolCallName
-			r.GoneCalls.set(e.ToolCallID, g)
+			r.GoneCalls.Set(e.ToolCallID, g)
 		}
 		return
 	}
@@ -394,7 +394,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	created, at := false, -1
 	if e.ParentMessageID != "" {
 		existing := r.find(e.ParentMessageID)
-		g, gone := r.Gone.get(e.ParentMessageID)
+		g, gone := r.Gone.Get(e.ParentMessageID)
 		role := g.Role
 		if existing != nil {
 			role, gone = existing.Role, false
@@ -421,7 +421,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	if created {
 		// A message created here may reuse an id already present (the
 		// reference does not check); it counts as new for the subagent tag.
-		if gone := r.Gone.has(target.ID); e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
+		if gone := r.Gone.Has(target.ID); e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
 			target.SubagentRunID = e.SubagentRunID
 		}
 		if at >= 0 {
@@ -454,7 +454,7 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	owner := r.assistantWith(e.ToolCallID)
 	at, ownerAt := r.resultAt(owner)
 	if ownerAt < 0 {
-		if g, gone := r.GoneCalls.get(e.ToolCallID); gone && g.After {
+		if g, gone := r.GoneCalls.Get(e.ToolCallID); gone && g.After {
 			r.insert(r.before(g.Next), m) // after the dropped message's results
 			return
 		}

@@ -265,9 +265,9 @@ func (f *Fold) shedMessages() int {
 			kept = append(kept, m)
 			continue
 		}
-		if seen := r.Gone.has(m.ID); !seen || ms[i] == r.byID.get(m.ID) {
+		if seen := r.Gone.Has(m.ID); !seen || ms[i] == r.byID.get(m.ID) {
 			// The first with the id, as find sees it.
-			r.Gone.set(m.ID, goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets})
+			r.Gone.Set(m.ID, goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets})
 			if from[i+1] == "" {
 				r.Tail = append(r.Tail, m.ID)
 			}
@@ -277,7 +277,7 @@ func (f *Fold) shedMessages() int {
 				continue // a call is known by the first message holding it
 			}
 			g := goneCall{Name: tc.Function.Name, Gen: f.st.Forgets}.after(ms, i, tc.ID, from)
-			r.GoneCalls.set(tc.ID, g)
+			r.GoneCalls.Set(tc.ID, g)
 			if g.After && g.Next == "" {
 				r.TailCalls = append(r.TailCalls, tc.ID)
 			}

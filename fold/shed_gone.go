@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
@@ -17,6 +18,19 @@ func (d *displayState) gone(key itemKey) bool {
 	_, ok := d.Gone[key]
 	return ok || key.ns == 'm' && d.Forgotten.has(key.id)
 }
+
+// tombs hold tombstones by id, in one map per Forget generation
+// (persist.Generations): Forget drops whole generations at a time and Shed
+// writes only the newest, so a checkpoint taken after Forget (as a
+// replay's are) shares every map and copies none. In the exported state
+// they are one JSON object by id.
+type tombs[V persist.Aged] = persist.Generations[string, V]
+
+// Generation is the Forget generation the message was dropped in.
+func (g goneMessage) Generation() uint64 { return g.Gen }
+
+// Generation is the Forget generation the call was dropped in.
+func (g goneCall) Generation() uint64 { return g.Gen }
 
 // goneMessage is a message Shed dropped: the role of the first message with
 // its id, and Next, the first message after it that stayed ("" when none
@@ -66,14 +80,14 @@ func (g goneCall) after(ms []*agui.Message, i int, call string, from []string) g
 // the message next: next's index, or where next's tombstone places it when
 // next was dropped too; the end when nothing places it.
 func (r *reduceState) before(next string) int {
-	for range r.Gone.len() + 1 {
+	for range r.Gone.Len() + 1 {
 		if next == "" {
 			break
 		}
 		if m := r.find(next); m != nil {
 			return r.index(m)
 		}
-		g, ok := r.Gone.get(next)
+		g, ok := r.Gone.Get(next)
 		if !ok {
 			break
 		}
@@ -96,15 +110,15 @@ func (r *reduceState) insert(at int, m *agui.Message) {
 // tombstones of messages that were last when dropped.
 func (r *reduceState) follow(id string) {
 	for _, t := range r.Tail {
-		if g, ok := r.Gone.get(t); ok && g.Next == "" {
+		if g, ok := r.Gone.Get(t); ok && g.Next == "" {
 			g.Next = id
-			r.Gone.set(t, g)
+			r.Gone.Set(t, g)
 		}
 	}
 	for _, t := range r.TailCalls {
-		if g, ok := r.GoneCalls.get(t); ok && g.Next == "" {
+		if g, ok := r.GoneCalls.Get(t); ok && g.Next == "" {
 			g.Next = id
-			r.GoneCalls.set(t, g)
+			r.GoneCalls.Set(t, g)
 		}
 	}
 	r.Tail, r.TailCalls = nil, nil
