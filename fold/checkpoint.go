@@ -47,22 +47,13 @@ func (c *Checkpoint) Applied() uint64 { return c.st.Applied }
 // copy put in its place) before a change. A fold that never took or
 // restored a checkpoint has no cow and copies nothing.
 type cow struct {
-	msgs  map[*agui.Message]struct{}
-	items map[*model.Item]struct{}
-	steps map[*model.Step]struct{}
-	runs  map[*model.Run]struct{}
+	msgs  persist.Owned[agui.Message]
+	items persist.Owned[model.Item]
+	steps persist.Owned[model.Step]
+	runs  persist.Owned[model.Run]
 	// lists are the long lists of the checkpoint taken or restored, whose
 	// blocks the next checkpoint shares.
 	lists *cpLists
-}
-
-func newCow() *cow {
-	return &cow{
-		msgs:  map[*agui.Message]struct{}{},
-		items: map[*model.Item]struct{}{},
-		steps: map[*model.Step]struct{}{},
-		runs:  map[*model.Run]struct{}{},
-	}
 }
 
 // Checkpoint returns the fold's state for seeking back to it later. From
@@ -108,7 +99,7 @@ func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 
 // share starts copy-on-write: every object the fold holds now may be shared.
 func (f *Fold) share() {
-	c := newCow()
+	c := &cow{}
 	f.st.Reduce.cow, f.st.Display.cow = c, c
 	// Caches may point at objects that are now shared.
 	f.st.Reduce.lastID, f.st.Reduce.lastMsg = "", nil
@@ -174,7 +165,7 @@ func (d *displayState) ownItem(it *model.Item) *model.Item {
 	if d.cow == nil || it == nil {
 		return it
 	}
-	if _, ok := d.cow.items[it]; ok {
+	if d.cow.items.Has(it) {
 		return it
 	}
 	c := new(*it)
@@ -187,7 +178,7 @@ func (d *displayState) ownItem(it *model.Item) *model.Item {
 	if k := keyOf(it); k.ns != 0 && d.keys.get(k) == it {
 		d.keys.set(k, c)
 	}
-	d.cow.items[c] = struct{}{}
+	d.cow.items.Add(c)
 	return c
 }
 
@@ -196,7 +187,7 @@ func (d *displayState) ownStep(s *model.Step) *model.Step {
 	if d.cow == nil || s == nil {
 		return s
 	}
-	if _, ok := d.cow.steps[s]; ok {
+	if d.cow.steps.Has(s) {
 		return s
 	}
 	c := new(*s)
@@ -206,7 +197,7 @@ func (d *displayState) ownStep(s *model.Step) *model.Step {
 	if d.stepAt.get(s.ToolCallID) == s {
 		d.stepAt.set(s.ToolCallID, c)
 	}
-	d.cow.steps[c] = struct{}{}
+	d.cow.steps.Add(c)
 	return c
 }
 
@@ -215,21 +206,21 @@ func (d *displayState) ownRun(r *model.Run) *model.Run {
 	if d.cow == nil || r == nil {
 		return r
 	}
-	if _, ok := d.cow.runs[r]; ok {
+	if d.cow.runs.Has(r) {
 		return r
 	}
 	c := new(*r)
 	if i := slices.Index(d.Runs, r); i >= 0 {
 		d.Runs[i] = c
 	}
-	d.cow.runs[c] = struct{}{}
+	d.cow.runs.Add(c)
 	return c
 }
 
 // created marks an object the fold made as its own.
 func (d *displayState) created(it *model.Item) {
 	if d.cow != nil {
-		d.cow.items[it] = struct{}{}
+		d.cow.items.Add(it)
 	}
 }
 
@@ -239,7 +230,7 @@ func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
 	if r.cow == nil || m == nil {
 		return m
 	}
-	if _, ok := r.cow.msgs[m]; ok {
+	if r.cow.msgs.Has(m) {
 		return m
 	}
 	c := copyMessage(m)
@@ -261,14 +252,14 @@ func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
 	if r.lastMsg == m {
 		r.lastMsg = c
 	}
-	r.cow.msgs[c] = struct{}{}
+	r.cow.msgs.Add(c)
 	return c
 }
 
 // createdMessage marks a message the fold made as its own.
 func (r *reduceState) createdMessage(m *agui.Message) {
 	if r.cow != nil {
-		r.cow.msgs[m] = struct{}{}
+		r.cow.msgs.Add(m)
 	}
 }
 
@@ -284,36 +275,16 @@ func copyMessage(m *agui.Message) *agui.Message {
 }
 
 // pruneCow lets the copy-on-write records go of the objects the fold has
-// dropped (Shed, Evict, Forget). They record every object made since the
-// last checkpoint or restore, and a fold that sheds as it goes may go on
-// for hours without another: a screen that kept a resume point of a
-// followed log once held every step made since, shed or not (1 GB after
-// 400,000 tool calls). An object dropped from the lists that comes back
-// (a late event for it) is copied before it changes, like any shared one.
-// The records are rebuilt once they hold as many dropped objects as kept
-// ones, so the cost is a constant share of the fold's.
+// dropped (Shed, Evict, Forget), once they are many (persist.Owned.Prune).
+// They record every object made since the last checkpoint or restore, and
+// a fold that sheds as it goes may go on for hours without another.
 func (f *Fold) pruneCow() {
 	c := f.st.Display.cow
 	if c == nil {
 		return
 	}
 	d, r := &f.st.Display, &f.st.Reduce
-	c.items = keepOnly(c.items, d.Items)
-	c.steps = keepOnly(c.steps, d.Steps)
-	c.msgs = keepOnly(c.msgs, r.Messages)
-}
-
-// keepOnly returns set without what kept does not hold, when that is at
-// least as much as what it holds (a minimum of 1024), else set as it is.
-func keepOnly[T any](set map[*T]struct{}, kept []*T) map[*T]struct{} {
-	if len(set) < 2*len(kept)+1024 {
-		return set
-	}
-	n := make(map[*T]struct{}, min(len(set), len(kept)))
-	for _, x := range kept {
-		if _, ok := set[x]; ok {
-			n[x] = struct{}{}
-		}
-	}
-	return n
+	c.items.Prune(d.Items)
+	c.steps.Prune(d.Steps)
+	c.msgs.Prune(r.Messages)
 }

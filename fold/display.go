@@ -236,7 +236,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 				run.ParentRunID = e.Input.ParentRunID
 			}
 			if d.cow != nil {
-				d.cow.runs[run] = struct{}{}
+				d.cow.runs.Add(run)
 			}
 			d.Runs = append(d.Runs, run)
 			d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
