@@ -8,52 +8,18 @@ import (
 )
 
 // Shed counts what shedding dropped: display items, steps whose content
-// went, and messages of the reduce state. Fold.Shed returns what one call
-// dropped, Fold.Shedded the totals, which a view shows as what it no
-// longer holds.
+// went, and messages of the reduce state. Trim says what one call dropped
+// (Trimmed.Shed), Fold.Shedded the totals, which a view shows as what it
+// no longer holds.
 type Shed struct {
 	Items, Steps, Messages int
 }
 
-// Shed drops what a live view no longer shows, so that an endless log
-// costs what is shown plus a trace of the rest, not all it ever said
-// (docs/ARCHITECTURE.md, law 5):
-//
-//   - every completed item but the newest keepItems of them, as Evict
-//     does; the plan item of an ACP session, which every plan updates,
-//     and the message item ACP chunks are going to stay;
-//   - the content of every completed step but the newest keepSteps of
-//     them: Args, ArgsJSON, Result, ResultJSON, Screenshots and Diffs. The
-//     step stays, with Shed set and what a timeline draws (index, status,
-//     category, location, names, title, times, exit code), so step
-//     indices never change; a result that comes later sets its status,
-//     exit code and times, not its content;
-//   - every completed message of the reduce state that no kept item or
-//     kept step shows; activity messages stay (their patches need their
-//     content);
-//   - the output of a finished ACP terminal that only shed steps show.
-//
-// It never drops or changes an open item, step or message (a step or
-// message whose stream the verifier holds open is open), never reuses a
-// sequence number, and never changes an object a checkpoint shares.
-// Whatever it drops leaves its id behind (a tombstone), so that folding on
-// goes exactly as it would have, except that what was dropped is gone: a
-// later event for a dropped message updates nothing and adds no item, and
-// a message that names a dropped one goes where the reference puts it.
-// State and runs are never shed. The totals are part of the exported
-// state.
-//
-// What stays grows with the log, but slowly: a step's skeleton (about
-// 600 bytes, most of it the model.Step itself) and a tombstone per dropped
-// message (about 100 bytes); Forget drops those once they are old. Folding 2,000,000 generated events, shedding
-// every 50,000 with Shed(2000, 500), holds 9 MB at 200,000 events and 51 MB
-// at 2,000,000, against 35 and 342 MB without shedding
-// (BenchmarkShedBounded).
-func (f *Fold) Shed(keepItems, keepSteps int) Shed {
-	if f.resuming {
-		return Shed{}
-	}
-	f.flush()
+// shed is Trim's first half (trim.go): it drops every finished item but
+// the newest keepItems, the content of every finished step but the newest
+// keepSteps, the messages nothing kept shows and the output of terminals
+// only shed steps show.
+func (f *Fold) shed(keepItems, keepSteps int) Shed {
 	out := Shed{
 		Items: f.shedItems(max(keepItems, 0)),
 		Steps: f.shedSteps(max(keepSteps, 0)),
@@ -70,29 +36,10 @@ func (f *Fold) Shed(keepItems, keepSteps int) Shed {
 	return out
 }
 
-// Shedded returns what Shed and Evict have dropped in all, since the fold
-// began (a restored fold counts what its snapshot's fold dropped).
+// Shedded returns what Trim has shed in all, since the fold began (a
+// restored fold counts what its snapshot's fold shed).
 func (f *Fold) Shedded() Shed {
 	return Shed{Items: int(f.st.Evicted), Steps: int(f.st.ShedSteps), Messages: int(f.st.ShedMessages)}
-}
-
-// Evict drops up to n of the oldest completed items to bound memory. Open
-// items are never dropped and item sequence numbers are never reused. It
-// returns how many were dropped. Shed bounds steps and messages too.
-func (f *Fold) Evict(n int) int {
-	if f.resuming || n <= 0 {
-		return 0
-	}
-	f.flush()
-	dropped := f.st.Display.dropItems(func(it *model.Item) bool {
-		return n > 0 && it.Status.Done()
-	}, func() { n-- })
-	f.st.Evicted += uint64(dropped)
-	if dropped > 0 {
-		f.sheds++
-		f.pruneCow()
-	}
-	return dropped
 }
 
 // shedItems drops every completed item but the newest keep of them.
