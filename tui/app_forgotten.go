@@ -2,7 +2,7 @@ package tui
 
 // This file keeps the screen's memory bounded for a thread that makes
 // steps without end. Past screenKeepSkeletons steps, the fold forgets the
-// skeletons of the oldest finished ones (fold.Fold.Forget) and keeps two
+// skeletons of the oldest finished ones (fold.Fold.Trim) and keeps two
 // bytes a step instead, naming a shared stand-in with what a step
 // timeline, a filter, the run tree and the thread list draw (status,
 // category, tool, run: fold.Fold.ForgottenStep). The screen draws those

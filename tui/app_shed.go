@@ -1,10 +1,10 @@
 package tui
 
 // This file keeps the screen's memory bounded by what it shows: once a
-// thread holds far more than a screen, its oldest finished items and the
-// content of its older steps are shed (fold.Fold.Shed), and the tombstones
-// of older sheds and the oldest steps' skeletons forgotten
-// (app_forgotten.go); the title bar says
+// thread holds far more than a screen, it is trimmed (fold.Fold.Trim,
+// keepScreen): its oldest finished items and the content of its older
+// steps are shed, and the tombstones of older trims and the oldest steps'
+// skeletons forgotten (app_forgotten.go); the title bar says
 // how many items are not kept, and a shed step that is selected is read
 // back from the source's file (AppOptions.ReadBack) when it has one; the
 // shed items themselves come back as a person goes to them (app_gaps.go).
@@ -25,6 +25,16 @@ const (
 	screenKeepItems = 2000
 	screenKeepSteps = 256
 )
+
+// keepScreen is what a thread keeps when it is trimmed: the items and the
+// steps' content above, the skeletons of its newest screenKeepSkeletons
+// steps (app_forgotten.go), and the tombstones the trim before made.
+var keepScreen = fold.Keep{
+	Items:      screenKeepItems,
+	Content:    screenKeepSteps,
+	Skeletons:  screenKeepSkeletons,
+	Tombstones: fold.TombstonesRecent,
+}
 
 // readBackKey names a step read back: its thread and index.
 type readBackKey struct {
@@ -51,10 +61,7 @@ func (a *App) shedThreads(tv *threadsView, touched []*fold.Thread) {
 		if len(th.Fold.Items()) < 2*screenKeepItems {
 			continue
 		}
-		th.Fold.Shed(screenKeepItems, screenKeepSteps)
-		// The tombstones of older sheds go, and the skeletons of all but
-		// the newest steps (app_forgotten.go).
-		th.Fold.Forget(screenKeepSkeletons)
+		th.Fold.Trim(keepScreen)
 		delete(a.shedViews, viewKey{th: th}) // what was read back is far from what is kept now
 		if th == tv.cur {
 			a.refresh()
@@ -73,8 +80,7 @@ func (a *App) shedSession() {
 	if !(a.following && a.transcript.Following()) || len(f.Items()) < 2*screenKeepItems {
 		return
 	}
-	f.Shed(screenKeepItems, screenKeepSteps)
-	f.Forget(screenKeepSkeletons)
+	f.Trim(keepScreen)
 	delete(a.shedViews, a.viewKeyOf(a.curThread())) // what was read back is far from what is kept now
 }
 
