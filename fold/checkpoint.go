@@ -275,7 +275,7 @@ func copyMessage(m *agui.Message) *agui.Message {
 }
 
 // pruneCow lets the copy-on-write records go of the objects the fold has
-// dropped (Shed, Evict, Forget), once they are many (persist.Owned.Prune).
+// dropped (Trim), once they are many (persist.Owned.Prune).
 // They record every object made since the last checkpoint or restore, and
 // a fold that sheds as it goes may go on for hours without another.
 func (f *Fold) pruneCow() {

@@ -6,10 +6,10 @@ import (
 	"github.com/agentwatch/agentwatch/fold/persist"
 )
 
-// idHashes are ids Forget dropped the tombstones of, as 64-bit FNV-1a
-// hashes (hashID): enough to know an id again, for eight bytes. They are
+// idHashes are ids whose tombstones Trim forgot, as 64-bit FNV-1a hashes
+// (hashID): enough to know an id again, for eight bytes. They are
 // a persist.SortedSet, never changed in place, so checkpoints share them
-// and a forget adds a run of hashes instead of copying all there are. In
+// and forgetting adds a run of hashes instead of copying all there are. In
 // the exported state they are one sorted array.
 type idHashes struct {
 	set persist.SortedSet[uint64]

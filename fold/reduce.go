@@ -20,7 +20,7 @@ type reduceState struct {
 	RunToolCalls      []string            `json:"runToolCalls,omitempty"`
 	Answered          persist.Set[string] `json:"answered,omitempty"`
 	PendingInterrupts []agui.Interrupt    `json:"pendingInterrupts,omitempty"`
-	// Gone are the messages Shed dropped, by id; GoneCalls the tool calls
+	// Gone are the messages Trim shed, by id; GoneCalls the tool calls
 	// they held. The reference still has them: an event that names one
 	// goes as it would have, as far as it can without the message
 	// (shed.go).
@@ -30,7 +30,7 @@ type reduceState struct {
 	// dropped: the next message added at the end becomes their Next.
 	Tail      []string `json:"tail,omitempty"`
 	TailCalls []string `json:"tailCalls,omitempty"`
-	// Forgotten are the messages whose tombstones Forget dropped: a run
+	// Forgotten are the messages whose tombstones Trim forgot: a run
 	// that resends one does not bring it back (forget.go).
 	Forgotten idHashes `json:"forgotten,omitempty"`
 
@@ -382,7 +382,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 		return
 	}
 	if g, gone := r.GoneCalls.Get(e.ToolCallID); gone {
-		// The reference finds the call in the message Shed dropped.
+		// The reference finds the call in the message Trim shed.
 		if g.Name != e.ToolCallName {
 			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, g.Name, e.ToolCallName)
 			g.Name = e.ToolCallName

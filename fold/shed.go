@@ -62,14 +62,13 @@ func (f *Fold) shedItems(keep int) int {
 	last := d.Items[b-1].Seq
 	return d.dropItems(func(it *model.Item) bool {
 		return it.Seq <= last && it.Status.Done() && !stays(it)
-	}, nil)
+	})
 }
 
-// dropItems drops the items drop picks, in order (after each one dropped,
-// next is called when set). For each key whose newest item goes it keeps
-// a tombstone (Gone), so the key finds nothing from now on and an event
-// that would update that item does not add one in its place.
-func (d *displayState) dropItems(drop func(*model.Item) bool, next func()) int {
+// dropItems drops the items drop picks. For each key whose newest item
+// goes it keeps a tombstone (Gone), so the key finds nothing from now on
+// and an event that would update that item does not add one in its place.
+func (d *displayState) dropItems(drop func(*model.Item) bool) int {
 	if !d.keys.ready() {
 		d.reindex()
 	}
@@ -78,9 +77,6 @@ func (d *displayState) dropItems(drop func(*model.Item) bool, next func()) int {
 		if !drop(it) {
 			kept = append(kept, it)
 			continue
-		}
-		if next != nil {
-			next()
 		}
 		// A tool call's item is found through its step, which stays, and
 		// is never added again: it needs no tombstone.

@@ -8,7 +8,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// stepSketch is what a fold keeps of a step Forget dropped: what a step
+// stepSketch is what a fold keeps of a step Trim forgot: what a step
 // timeline, a filter, a run tree and a thread list draw of it.
 type stepSketch struct {
 	Status        model.Status   `json:"status"`
@@ -18,10 +18,10 @@ type stepSketch struct {
 	SubagentRunID string         `json:"subagentRunId,omitempty"`
 }
 
-// sketches hold a sketch of every step Forget dropped, in order: a code
+// sketches hold a sketch of every step Trim forgot, in order: a code
 // per step (two bytes) naming one of a few distinct sketches. Codes only
 // grow, in a persist.List that checkpoints share (share): one taken after
-// every Forget copies at most a block of 4,096 codes.
+// every Trim copies at most a block of 4,096 codes.
 type sketches struct {
 	Codes persist.List[uint16] `json:"codes"`
 	Kinds []stepSketch         `json:"kinds"`

@@ -53,8 +53,8 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		seen[m.ID] = true
 	}
 	if r.Gone.Len() > 0 {
-		// Messages Shed dropped were local to the reference, which replaces
-		// them where they were: before the local ones that stay, as Shed
+		// Messages Trim shed were local to the reference, which replaces
+		// them where they were: before the local ones that stay, as Trim
 		// drops the oldest.
 		var back []*agui.Message
 		for _, m := range incoming {
@@ -142,7 +142,7 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 	g, gone := r.Gone.Get(e.MessageID)
 	switch {
 	case existing == nil && gone:
-		// Shed keeps activity messages: the dropped one is of another
+		// Trim keeps activity messages: the dropped one is of another
 		// kind, which the reference replaces where it was, or keeps when
 		// told to.
 		if replace {
