@@ -48,10 +48,10 @@ func TestACPPlainBounded(t *testing.T) {
 	if !strings.Contains(got, "echo 2999") || !strings.Contains(got, "did 0") {
 		t.Fatalf("the lines miss the first message or the last call:\n%s", got[max(0, len(got)-500):])
 	}
-	if items := len(f.Items()); items >= 2*plainDefaults.keepItems {
-		t.Errorf("the turn's fold keeps %d items, want under %d", items, 2*plainDefaults.keepItems)
+	if items := len(f.Items()); items >= 2*plainDefaults.keep.Items {
+		t.Errorf("the turn's fold keeps %d items, want under %d", items, 2*plainDefaults.keep.Items)
 	}
-	if f.StepBase() == 0 || len(f.Steps()) > 2*plainDefaults.keepSteps {
+	if f.StepBase() == 0 || len(f.Steps()) > 2*plainDefaults.keep.Skeletons {
 		t.Errorf("the turn's fold keeps %d of %d steps", len(f.Steps()), n)
 	}
 }

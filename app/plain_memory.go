@@ -10,35 +10,42 @@ import (
 // plainLimits say what --plain keeps of each thread once its lines are
 // printed.
 type plainLimits struct {
-	// A thread's fold sheds when it holds 2×keepItems items, keeping the
-	// newest keepItems finished items and the content of the newest
-	// keepContent steps (the lines that may still change: a message still
-	// streaming, a step still running, a late result), then forgets what
-	// shedding left of all but the newest keepSteps steps, and the
-	// tombstones of older sheds (Fold.Forget).
-	keepItems, keepContent, keepSteps int
+	// keep is what a thread's fold keeps once it holds 2×keep.Items items
+	// (Fold.Trim): the newest finished items, the content of the steps
+	// whose lines may still change (a message still streaming, a step
+	// still running, a late result), the skeletons of the newest steps,
+	// and the tombstones the trim before made.
+	keep fold.Keep
 	// A thread that got no record while retireAfter records went to others
-	// is retired (Fold.Retire): a server's log of many conversations holds
+	// is retired (keepRetired): a server's log of many conversations holds
 	// what the active ones need, not a trace of every conversation it ever
 	// had. Threads are looked at every retireEvery records.
 	retireAfter, retireEvery uint64
 }
 
 // plainDefaults bound what a --plain of a log that never ends holds.
-var plainDefaults = plainLimits{keepItems: 256, keepContent: 64, keepSteps: 256, retireAfter: 50_000, retireEvery: 4096}
+var plainDefaults = plainLimits{
+	keep:        fold.Keep{Items: 256, Content: 64, Skeletons: 256, Tombstones: fold.TombstonesRecent},
+	retireAfter: 50_000,
+	retireEvery: 4096,
+}
+
+// keepRetired is what a retired thread keeps: the zero Keep, nothing
+// finished and no tombstone; what is open, its state and runs stay.
+var keepRetired = fold.Keep{}
 
 // plainKeepAll keeps everything: what the bounded printer's lines are
-// tested against.
-var plainKeepAll = plainLimits{keepItems: math.MaxInt / 2, retireAfter: math.MaxUint64, retireEvery: math.MaxUint64}
+// tested against. (Its Items is half the largest int, so twice it is
+// still one: the fold is never trimmed.)
+var plainKeepAll = plainLimits{keep: fold.Keep{Items: math.MaxInt / 2}, retireAfter: math.MaxUint64, retireEvery: math.MaxUint64}
 
-// shed sheds f once it holds 2×keepItems items and reports whether it
+// shed trims f once it holds 2×keep.Items items and reports whether it
 // did; the printer then forgets what it remembers of what went.
 func (l plainLimits) shed(f *fold.Fold) bool {
-	if len(f.Items()) < 2*l.keepItems {
+	if len(f.Items()) < 2*l.keep.Items {
 		return false
 	}
-	f.Shed(l.keepItems, l.keepContent)
-	f.Forget(l.keepSteps)
+	f.Trim(l.keep)
 	return true
 }
 
@@ -73,7 +80,7 @@ func (m *plainMemory) printed(ups []fold.ThreadUpdate) {
 	}
 	for th, at := range m.last {
 		if m.seen-at >= m.retireAfter {
-			th.Fold.Retire()
+			th.Fold.Trim(keepRetired)
 			m.retired++
 			m.p.Forget(th)
 			delete(m.last, th)

@@ -59,7 +59,7 @@ func sameLines(t *testing.T, what, got, want string) {
 func TestPlainBoundedPrintsTheSame(t *testing.T) {
 	log := loggen.GenerateThreads(30_000, 12, 3)
 	want, _ := plainOf(t, log, newPlainMemory(plainKeepAll))
-	small := newPlainMemory(plainLimits{keepItems: 8, keepContent: 2, keepSteps: 4, retireAfter: 900, retireEvery: 64})
+	small := newPlainMemory(plainLimits{keep: fold.Keep{Items: 8, Content: 2, Skeletons: 4, Tombstones: fold.TombstonesRecent}, retireAfter: 900, retireEvery: 64})
 	got, ts := plainOf(t, log, small)
 	sameLines(t, "bounded --plain", got, want)
 	forgot := 0

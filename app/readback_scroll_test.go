@@ -27,7 +27,7 @@ import (
 // readBackKeep is what the screens of the read-back tests keep: small, so
 // that a log of readBackEvents events is let go of and read back many
 // times, as the screen does a log of millions with window.ScreenKeep.
-var readBackKeep = window.Keep{Items: 300, Steps: 40, Skeletons: 100}
+var readBackKeep = fold.Keep{Items: 300, Content: 40, Skeletons: 100, Tombstones: fold.TombstonesRecent}
 
 // readBackEvents is how many events the read-back tests' logs have.
 const readBackEvents = 15_000

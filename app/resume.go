@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -41,12 +40,13 @@ const resumeKeep = 8
 // than that is not kept.
 const resumeMaxFloor = 4 << 20
 
-// resumeItems and resumeSteps are what a resume point keeps of each
-// thread: the newest finished items and the content of the newest steps,
-// as much as a screen keeps of a thread it follows, with the skeletons of
-// the steps the screen kept (its newest 2,048) and a sketch of each older
-// one. What goes is read back from the log, as on the screen that kept it.
-const resumeItems, resumeSteps = 2000, 256
+// keepResume is what a resume point keeps of each thread: the newest
+// finished items and the content of the newest steps, as much as a screen
+// keeps of a thread it follows, with the skeleton of every step the screen
+// kept (its newest 2,048) and a sketch of each older one, and the
+// tombstones the trim before made. What goes is read back from the log,
+// as on the screen that kept it.
+var keepResume = fold.Keep{Items: 2000, Content: 256, Skeletons: fold.All, Tombstones: fold.TombstonesRecent}
 
 // stepSkeleton is about what a step exports to without its content: the
 // 126 MB log's resume point was 12 MB with all its 18,406 steps' skeletons
@@ -281,8 +281,7 @@ func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64,
 		return err
 	}
 	for _, th := range ts.List() {
-		th.Fold.Shed(resumeItems, resumeSteps)
-		th.Fold.Forget(math.MaxInt)
+		th.Fold.Trim(keepResume)
 	}
 	limit := resumeLimit(end)
 	if exportGuess(ts) > limit {

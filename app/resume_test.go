@@ -355,7 +355,7 @@ func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 	for _, b := range got {
 		for i := 0; i < len(b.Records); i += 100 {
 			ts.Apply(path, b.Records[i:min(i+100, len(b.Records))]...)
-			ts.Shed(200, 20)
+			ts.Trim(fold.Keep{Items: 200, Content: 20, Skeletons: fold.All, Tombstones: fold.TombstonesAll})
 		}
 		keep(path, ts.Checkpoint(), b.End, b.Records[len(b.Records)-1].Seq)
 	}

@@ -30,7 +30,7 @@ func TestACPSearchKeepsPattern(t *testing.T) {
 	if p := f.Steps()[0].Pattern; p != "TODO" {
 		t.Errorf("pattern %q", p)
 	}
-	if f.Shed(0, 0).Steps != 2 || f.Steps()[0].ArgsJSON != nil {
+	if f.Trim(shedding(0, 0)).Shed.Steps != 2 || f.Steps()[0].ArgsJSON != nil {
 		t.Fatal("the steps were not shed")
 	}
 	check("shed")

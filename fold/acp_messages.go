@@ -124,7 +124,7 @@ func (f *Fold) acpPrompt(c *ctx, p *acp.Prompt) string {
 	run := &model.Run{ThreadID: f.st.ACP.Session.ID, RunID: runID, Number: f.st.ACP.Runs, Status: model.StatusRunning,
 		Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
 	if d.cow != nil {
-		d.cow.runs[run] = struct{}{}
+		d.cow.runs.Add(run)
 	}
 	d.Runs = append(d.Runs, run)
 	d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: runID})

@@ -121,7 +121,7 @@ func (f *Fold) acpNewStep(c *ctx, id string) *model.Step {
 	s := &model.Step{Index: d.nextStep(), ToolCallID: id, Status: model.StatusPending, Category: model.CategoryOther,
 		RunID: d.RunID, Started: c.at, FirstSeq: c.seq, LastSeq: c.seq}
 	if d.cow != nil {
-		d.cow.steps[s] = struct{}{}
+		d.cow.steps.Add(s)
 	}
 	d.Steps = append(d.Steps, s)
 	if !d.stepAt.ready() {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -21,19 +22,20 @@ import (
 type Checkpoint struct {
 	st  state // without the long lists, which are in lists
 	idx indexes
-	// lists are the fold's messages, items, steps and runs, in chunks
+	// lists are the fold's messages, items, steps and runs, in blocks
 	// shared with the checkpoints taken before it.
 	lists *cpLists
 	// sheds is the fold's count of shedding calls when it was taken.
 	sheds uint64
 }
 
-// indexes are a state's derived lookups (see reindex), frozen.
+// indexes are a state's derived lookups (see reindex), as a checkpoint
+// keeps them: shared, never written.
 type indexes struct {
-	keys      []map[itemKey]*model.Item
-	stepAt    []map[string]*model.Step
-	byID      []map[string]*agui.Message
-	toolOwner []map[string]*agui.Message
+	keys      persist.Map[itemKey, *model.Item]
+	stepAt    persist.Map[string, *model.Step]
+	byID      persist.Map[string, *agui.Message]
+	toolOwner persist.Map[string, *agui.Message]
 }
 
 // Applied is how many records the checkpointed fold had applied.
@@ -45,22 +47,13 @@ func (c *Checkpoint) Applied() uint64 { return c.st.Applied }
 // copy put in its place) before a change. A fold that never took or
 // restored a checkpoint has no cow and copies nothing.
 type cow struct {
-	msgs  map[*agui.Message]struct{}
-	items map[*model.Item]struct{}
-	steps map[*model.Step]struct{}
-	runs  map[*model.Run]struct{}
+	msgs  persist.Owned[agui.Message]
+	items persist.Owned[model.Item]
+	steps persist.Owned[model.Step]
+	runs  persist.Owned[model.Run]
 	// lists are the long lists of the checkpoint taken or restored, whose
-	// chunks the next checkpoint shares.
+	// blocks the next checkpoint shares.
 	lists *cpLists
-}
-
-func newCow() *cow {
-	return &cow{
-		msgs:  map[*agui.Message]struct{}{},
-		items: map[*model.Item]struct{}{},
-		steps: map[*model.Step]struct{}{},
-		runs:  map[*model.Run]struct{}{},
-	}
 }
 
 // Checkpoint returns the fold's state for seeking back to it later. From
@@ -80,7 +73,7 @@ func (f *Fold) Checkpoint() *Checkpoint {
 	}
 	lists := takeLists(&f.st, prev)
 	cp := &Checkpoint{st: f.st.independent(), lists: lists, sheds: f.sheds, idx: indexes{
-		keys: d.keys.freeze(), stepAt: d.stepAt.freeze(), byID: r.byID.freeze(), toolOwner: r.toolOwner.freeze(),
+		keys: d.keys.share(), stepAt: d.stepAt.share(), byID: r.byID.share(), toolOwner: r.toolOwner.share(),
 	}}
 	f.share()
 	r.cow.lists = lists
@@ -95,10 +88,10 @@ func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 	f := &Fold{opts: opts, st: cp.st.independent(), restored: true, sheds: cp.sheds}
 	cp.lists.put(&f.st)
 	r, d := &f.st.Reduce, &f.st.Display
-	// The frozen indexes point at the checkpoint's objects, which are the
+	// The shared indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
-	d.keys, d.stepAt = thaw(cp.idx.keys), thaw(cp.idx.stepAt)
-	r.byID, r.toolOwner = thaw(cp.idx.byID), thaw(cp.idx.toolOwner)
+	d.keys, d.stepAt = indexOf(cp.idx.keys), indexOf(cp.idx.stepAt)
+	r.byID, r.toolOwner = indexOf(cp.idx.byID), indexOf(cp.idx.toolOwner)
 	f.share()
 	r.cow.lists = cp.lists
 	return f
@@ -106,7 +99,7 @@ func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 
 // share starts copy-on-write: every object the fold holds now may be shared.
 func (f *Fold) share() {
-	c := newCow()
+	c := &cow{}
 	f.st.Reduce.cow, f.st.Display.cow = c, c
 	// Caches may point at objects that are now shared.
 	f.st.Reduce.lastID, f.st.Reduce.lastMsg = "", nil
@@ -116,7 +109,7 @@ func (f *Fold) share() {
 // objects the fold never changes in place without copying them first (see
 // cow): the small per-run parts are deep copies; the derived indexes and
 // the long lists of messages, items, steps and runs are left out (a
-// checkpoint keeps the lists in chunks: checkpoint_lists.go).
+// checkpoint keeps the lists in blocks: checkpoint_lists.go).
 func (st *state) independent() state {
 	n := *st
 	n.Legacy = st.Legacy
@@ -125,10 +118,10 @@ func (st *state) independent() state {
 	n.Reduce = reduceState{
 		State:             st.Reduce.State, // shared: a patch copies what a checkpoint shares before changing it
 		RunToolCalls:      slices.Clip(st.Reduce.RunToolCalls),
-		Answered:          st.Reduce.Answered.share(),
+		Answered:          st.Reduce.Answered.Share(),
 		PendingInterrupts: slices.Clip(st.Reduce.PendingInterrupts),
-		Gone:              st.Reduce.Gone.share(),
-		GoneCalls:         st.Reduce.GoneCalls.share(),
+		Gone:              st.Reduce.Gone.Share(),
+		GoneCalls:         st.Reduce.GoneCalls.Share(),
 		Tail:              slices.Clip(st.Reduce.Tail),
 		TailCalls:         slices.Clip(st.Reduce.TailCalls),
 		Forgotten:         st.Reduce.Forgotten, // never changed in place
@@ -153,10 +146,10 @@ func (v *verifyState) clone() verifyState {
 	n.Tools = slices.Clone(v.Tools)
 	n.Spans = slices.Clone(v.Spans)
 	n.Reasoning = slices.Clone(v.Reasoning)
-	n.MessageOwners = v.MessageOwners.share()
-	n.ToolOwners = v.ToolOwners.share()
-	n.ActivityOwners = v.ActivityOwners.share()
-	n.ReasoningOwners = v.ReasoningOwners.share()
+	n.MessageOwners = v.MessageOwners.Share()
+	n.ToolOwners = v.ToolOwners.Share()
+	n.ActivityOwners = v.ActivityOwners.Share()
+	n.ReasoningOwners = v.ReasoningOwners.Share()
 	n.Steps = slices.Clone(v.Steps)
 	for i := range n.Steps {
 		n.Steps[i].Names = slices.Clone(n.Steps[i].Names)
@@ -172,7 +165,7 @@ func (d *displayState) ownItem(it *model.Item) *model.Item {
 	if d.cow == nil || it == nil {
 		return it
 	}
-	if _, ok := d.cow.items[it]; ok {
+	if d.cow.items.Has(it) {
 		return it
 	}
 	c := new(*it)
@@ -185,7 +178,7 @@ func (d *displayState) ownItem(it *model.Item) *model.Item {
 	if k := keyOf(it); k.ns != 0 && d.keys.get(k) == it {
 		d.keys.set(k, c)
 	}
-	d.cow.items[c] = struct{}{}
+	d.cow.items.Add(c)
 	return c
 }
 
@@ -194,7 +187,7 @@ func (d *displayState) ownStep(s *model.Step) *model.Step {
 	if d.cow == nil || s == nil {
 		return s
 	}
-	if _, ok := d.cow.steps[s]; ok {
+	if d.cow.steps.Has(s) {
 		return s
 	}
 	c := new(*s)
@@ -204,7 +197,7 @@ func (d *displayState) ownStep(s *model.Step) *model.Step {
 	if d.stepAt.get(s.ToolCallID) == s {
 		d.stepAt.set(s.ToolCallID, c)
 	}
-	d.cow.steps[c] = struct{}{}
+	d.cow.steps.Add(c)
 	return c
 }
 
@@ -213,21 +206,21 @@ func (d *displayState) ownRun(r *model.Run) *model.Run {
 	if d.cow == nil || r == nil {
 		return r
 	}
-	if _, ok := d.cow.runs[r]; ok {
+	if d.cow.runs.Has(r) {
 		return r
 	}
 	c := new(*r)
 	if i := slices.Index(d.Runs, r); i >= 0 {
 		d.Runs[i] = c
 	}
-	d.cow.runs[c] = struct{}{}
+	d.cow.runs.Add(c)
 	return c
 }
 
 // created marks an object the fold made as its own.
 func (d *displayState) created(it *model.Item) {
 	if d.cow != nil {
-		d.cow.items[it] = struct{}{}
+		d.cow.items.Add(it)
 	}
 }
 
@@ -237,7 +230,7 @@ func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
 	if r.cow == nil || m == nil {
 		return m
 	}
-	if _, ok := r.cow.msgs[m]; ok {
+	if r.cow.msgs.Has(m) {
 		return m
 	}
 	c := copyMessage(m)
@@ -259,14 +252,14 @@ func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
 	if r.lastMsg == m {
 		r.lastMsg = c
 	}
-	r.cow.msgs[c] = struct{}{}
+	r.cow.msgs.Add(c)
 	return c
 }
 
 // createdMessage marks a message the fold made as its own.
 func (r *reduceState) createdMessage(m *agui.Message) {
 	if r.cow != nil {
-		r.cow.msgs[m] = struct{}{}
+		r.cow.msgs.Add(m)
 	}
 }
 
@@ -282,36 +275,16 @@ func copyMessage(m *agui.Message) *agui.Message {
 }
 
 // pruneCow lets the copy-on-write records go of the objects the fold has
-// dropped (Shed, Evict, Forget). They record every object made since the
-// last checkpoint or restore, and a fold that sheds as it goes may go on
-// for hours without another: a screen that kept a resume point of a
-// followed log once held every step made since, shed or not (1 GB after
-// 400,000 tool calls). An object dropped from the lists that comes back
-// (a late event for it) is copied before it changes, like any shared one.
-// The records are rebuilt once they hold as many dropped objects as kept
-// ones, so the cost is a constant share of the fold's.
+// dropped (Trim), once they are many (persist.Owned.Prune).
+// They record every object made since the last checkpoint or restore, and
+// a fold that sheds as it goes may go on for hours without another.
 func (f *Fold) pruneCow() {
 	c := f.st.Display.cow
 	if c == nil {
 		return
 	}
 	d, r := &f.st.Display, &f.st.Reduce
-	c.items = keepOnly(c.items, d.Items)
-	c.steps = keepOnly(c.steps, d.Steps)
-	c.msgs = keepOnly(c.msgs, r.Messages)
-}
-
-// keepOnly returns set without what kept does not hold, when that is at
-// least as much as what it holds (a minimum of 1024), else set as it is.
-func keepOnly[T any](set map[*T]struct{}, kept []*T) map[*T]struct{} {
-	if len(set) < 2*len(kept)+1024 {
-		return set
-	}
-	n := make(map[*T]struct{}, min(len(set), len(kept)))
-	for _, x := range kept {
-		if _, ok := set[x]; ok {
-			n[x] = struct{}{}
-		}
-	}
-	return n
+	c.items.Prune(d.Items)
+	c.steps.Prune(d.Steps)
+	c.msgs.Prune(r.Messages)
 }

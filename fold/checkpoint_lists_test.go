@@ -8,11 +8,11 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// TestCheckpointsShareChunks folds a long log taking a checkpoint every
-// 500 records: two checkpoints in a row share every chunk of their lists
+// TestCheckpointsShareBlocks folds a long log taking a checkpoint every
+// 500 records: two checkpoints in a row share every block of their lists
 // but the few the fold appended to or changed in between, so a timeline's
 // checkpoints cost what changed, not the whole lists each.
-func TestCheckpointsShareChunks(t *testing.T) {
+func TestCheckpointsShareBlocks(t *testing.T) {
 	recs, err := sources.ReadAll(bytes.NewReader(loggen.Generate(100_000, 3)))
 	if err != nil {
 		t.Fatal(err)
@@ -23,16 +23,16 @@ func TestCheckpointsShareChunks(t *testing.T) {
 		f.Apply(recs[i:min(len(recs), i+500)]...)
 		prev, last = last, f.Checkpoint()
 	}
-	if len(last.lists.items.parts) < 20 {
-		t.Fatalf("only %d chunks of items: the log is too short to tell", len(last.lists.items.parts))
+	if last.lists.items.Blocks() < 20 {
+		t.Fatalf("only %d blocks of items: the log is too short to tell", last.lists.items.Blocks())
 	}
 	for name, pair := range map[string][2]int{
-		"items":    {newParts(prev.lists.items, last.lists.items), len(last.lists.items.parts)},
-		"messages": {newParts(prev.lists.msgs, last.lists.msgs), len(last.lists.msgs.parts)},
-		"steps":    {newParts(prev.lists.steps, last.lists.steps), len(last.lists.steps.parts)},
+		"items":    {last.lists.items.Unshared(prev.lists.items), last.lists.items.Blocks()},
+		"messages": {last.lists.msgs.Unshared(prev.lists.msgs), last.lists.msgs.Blocks()},
+		"steps":    {last.lists.steps.Unshared(prev.lists.steps), last.lists.steps.Blocks()},
 	} {
 		if pair[0] > 4 {
-			t.Errorf("%s: %d of %d chunks are new between two checkpoints 500 records apart", name, pair[0], pair[1])
+			t.Errorf("%s: %d of %d blocks are new between two checkpoints 500 records apart", name, pair[0], pair[1])
 		}
 	}
 	// Restoring gives the lists back whole, and the fold folds on as the
@@ -42,15 +42,4 @@ func TestCheckpointsShareChunks(t *testing.T) {
 		t.Fatalf("restored %d items %d steps %d messages, want %d %d %d",
 			len(g.Items()), len(g.Steps()), len(g.Messages()), len(f.Items()), len(f.Steps()), len(f.Messages()))
 	}
-}
-
-// newParts counts the chunks of b that a does not have.
-func newParts[T any](a, b chunks[T]) int {
-	n := 0
-	for i, p := range b.parts {
-		if i >= len(a.parts) || &a.parts[i][0] != &p[0] {
-			n++
-		}
-	}
-	return n
 }

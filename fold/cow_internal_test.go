@@ -7,7 +7,7 @@ func CowCounts(f *Fold) (own, kept [3]int) {
 	c, d, r := f.st.Display.cow, &f.st.Display, &f.st.Reduce
 	kept = [3]int{len(d.Items), len(d.Steps), len(r.Messages)}
 	if c != nil {
-		own = [3]int{len(c.items), len(c.steps), len(c.msgs)}
+		own = [3]int{c.items.Len(), c.steps.Len(), c.msgs.Len()}
 	}
 	return own, kept
 }

@@ -30,8 +30,7 @@ func TestCowPrunedAsItSheds(t *testing.T) {
 			for i := first; i < len(recs); i += every {
 				for _, f := range []*fold.Fold{never, took} {
 					f.Apply(recs[i:min(i+every, len(recs))]...)
-					f.Shed(200, 50)
-					f.Forget(100)
+					f.Trim(fold.Keep{Items: 200, Content: 50, Skeletons: 100, Tombstones: fold.TombstonesRecent})
 				}
 				own, kept := fold.CowCounts(took)
 				for k, what := range []string{"items", "steps", "messages"} {

@@ -22,26 +22,26 @@ const MaxDataBytes = 256 << 10
 type displayState struct {
 	Items []*model.Item `json:"items"`
 	// Steps are the steps kept, in order: Steps[i] has Index StepBase+i.
-	// StepBase is how many of the oldest steps Forget dropped (forget.go).
+	// StepBase is how many of the oldest steps Trim forgot (forget.go).
 	Steps    []*model.Step `json:"steps"`
 	StepBase int           `json:"stepBase,omitzero"`
 	Runs     []*model.Run  `json:"runs"`
 	// RunID is the current run, for attributing items.
 	RunID string `json:"runId,omitempty"`
-	// Gone holds, for each key whose newest item Shed or Evict dropped,
+	// Gone holds, for each key whose newest item Trim dropped,
 	// that item's Seq: the key finds nothing until a newer item takes it,
 	// and an event that would update the dropped item adds none (shed.go).
 	Gone map[itemKey]uint64 `json:"gone,omitempty"`
-	// Forgotten are the message keys whose tombstones Forget dropped, by
+	// Forgotten are the message keys whose tombstones Trim forgot, by
 	// id: a message resent finds its item dropped, not missing (forget.go).
 	Forgotten idHashes `json:"forgotten,omitempty"`
 	// Sketches stand in for the steps before StepBase (sketches.go).
 	Sketches sketches `json:"sketches,omitzero"`
 
-	stepAt layered[string, *model.Step]
+	stepAt index[string, *model.Step]
 	// keys finds the item that stands for a protocol entity (derived from
 	// the items: the newest item with a key wins).
-	keys layered[itemKey, *model.Item]
+	keys index[itemKey, *model.Item]
 	// text grows streamed item text by item Seq, args streamed step
 	// arguments by tool call id (stream.go).
 	text textStreams[uint64]
@@ -113,8 +113,8 @@ func (d *displayState) reindexKeys() {
 	}
 }
 
-// stepNo returns the step with Index i, nil when there is none or Forget
-// dropped it.
+// stepNo returns the step with Index i, nil when there is none or Trim
+// forgot it.
 func (d *displayState) stepNo(i int) *model.Step {
 	if i -= d.StepBase; i < 0 || i >= len(d.Steps) {
 		return nil
@@ -236,7 +236,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 				run.ParentRunID = e.Input.ParentRunID
 			}
 			if d.cow != nil {
-				d.cow.runs[run] = struct{}{}
+				d.cow.runs.Add(run)
 			}
 			d.Runs = append(d.Runs, run)
 			d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})

@@ -36,14 +36,14 @@ type state struct {
 	Applied  uint64 `json:"applied"`
 	LastSeq  uint64 `json:"lastSeq"`
 	NextItem uint64 `json:"nextItem"`
-	// Evicted counts the items Evict and Shed dropped; ShedSteps the steps
-	// whose content Shed dropped, ShedMessages the messages (shed.go).
+	// Evicted counts the items Trim shed; ShedSteps the steps whose
+	// content it shed, ShedMessages the messages (shed.go).
 	Evicted      uint64 `json:"evicted,omitempty"`
 	ShedSteps    uint64 `json:"shedSteps,omitzero"`
 	ShedMessages uint64 `json:"shedMessages,omitzero"`
-	// Forgets counts Forget's calls and ForgetMark is NextItem at the last
-	// one; ForgotSteps and ForgotDiagnostics count the steps and
-	// diagnostics it dropped (forget.go).
+	// Forgets counts the Trims that forgot tombstones and ForgetMark is
+	// NextItem at the last one; ForgotSteps and ForgotDiagnostics count the
+	// steps and diagnostics Trim forgot (forget.go).
 	Forgets           uint64 `json:"forgets,omitzero"`
 	ForgetMark        uint64 `json:"forgetMark,omitzero"`
 	ForgotSteps       uint64 `json:"forgotSteps,omitzero"`
@@ -69,7 +69,7 @@ type Fold struct {
 	restored bool
 	scratch  []agui.Event // reused by chunk expansion
 	ctx      ctx          // reused by Apply
-	// sheds counts the Shed and Evict calls that dropped something, so a
+	// sheds counts the Trims that dropped something, so a
 	// checkpoint kept for a quiet thread knows it is stale (Threads).
 	sheds uint64
 }

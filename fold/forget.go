@@ -5,74 +5,41 @@ import (
 	"slices"
 )
 
-// Forgot counts what Forget dropped: the skeletons of shed steps, the
+// Forgot counts what forgetting dropped: the skeletons of shed steps, the
 // tombstones of shed items, messages and tool calls, the verifier's
 // records of streams nothing holds any more, and old diagnostics and
-// warnings.
+// warnings (Trimmed.Forgot).
 type Forgot struct {
 	Steps, Tombstones, Owners, Diagnostics int
 }
 
-// keepDiagnostics is how many of the newest diagnostics (and warnings)
-// Forget keeps: each is also an item, which Shed drops like any other, so
-// the list only serves the exported state and the counts.
+// keepDiagnostics is how many of the newest diagnostics (and warnings) a
+// Trim that forgets tombstones keeps: each is also an item, which Trim
+// drops like any other, so the list only serves the exported state and
+// the counts.
 const keepDiagnostics = 1024
 
-// Forget drops what Shed leaves behind once it is old, so that a fold that
-// follows an endless log holds what is shown and a bounded trace of the
-// rest, however long the log (docs/ARCHITECTURE.md, law 5). Call it after
-// Shed; --plain, which shows nothing of the past, does.
-//
-//   - The skeletons of shed, finished steps older than the newest
-//     keepSteps steps: Steps then starts at StepBase, and a step's Index
-//     never changes. A sketch of each stays, two bytes a step naming one
-//     of a few shared ones: what a step timeline draws of it
-//     (ForgottenStep).
-//   - The tombstones Shed made before the previous call to Forget (an item
-//     tombstone: when the dropped item is older than what the previous
-//     call had made). Of a message's, a 64-bit hash of its id stays
-//     (idHashes): agents resend a conversation's messages with each run,
-//     and one forgotten outright would come back as new. That and the
-//     steps' sketches are what still grows, by about 20 bytes a message
-//     and 2 a step.
-//   - The verifier's owners of streams that no kept item, step or message
-//     shows, that are not open and have no tombstone.
-//   - All but the newest 1024 diagnostics and warnings.
-//
-// So Forget changes nothing that is kept, and folding on goes as it would
-// have for every event that names something kept or recently dropped. An
-// event that names a message, tool call or item forgotten long ago folds
-// as though the id were new: a late result for a forgotten step, for
-// instance, shows as a step whose start never came, where without
-// forgetting it would change the old step. Like Shed it never changes an
-// object a checkpoint shares, and what it dropped is counted in the
-// exported state.
-func (f *Fold) Forget(keepSteps int) Forgot {
-	return f.forget(keepSteps, false)
-}
-
-// Retire is Shed and Forget to the bone, for a thread nothing has been said
-// in for long: every finished item, the content and the skeleton of every
-// finished step, and every tombstone go; open items, steps and messages,
-// state and runs stay. Folding on goes as Forget says.
-func (f *Fold) Retire() Forgot {
-	f.Shed(0, 0)
-	return f.forget(0, true)
-}
-
-// forget is Forget; all drops every tombstone, not only the old ones.
-func (f *Fold) forget(keepSteps int, all bool) Forgot {
-	if f.resuming {
-		return Forgot{}
-	}
-	f.flush()
+// forget is Trim's second half (trim.go): it drops the skeletons of the
+// oldest shed, finished steps but the newest keepSteps, keeping a sketch
+// of each, and the tombstones t does not keep, with the owners and
+// diagnostics that go with them.
+func (f *Fold) forget(keepSteps int, t Tombstones) Forgot {
 	var out Forgot
 	out.Steps = f.forgetSteps(max(keepSteps, 0))
-	out.Tombstones = f.forgetTombstones(all)
+	if t == TombstonesAll {
+		// Steps alone: no tombstone ages, so this is no generation.
+		if out.Steps > 0 {
+			f.st.ForgotSteps += uint64(out.Steps)
+			f.sheds++
+			f.pruneCow()
+		}
+		return out
+	}
+	out.Tombstones = f.forgetTombstones(t == TombstonesNone)
 	out.Owners = f.forgetOwners()
 	out.Diagnostics = f.forgetDiagnostics()
 	r, d := &f.st.Reduce, &f.st.Display
-	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && r.Gone.len()+r.GoneCalls.len()+len(d.Gone) == 0 {
+	if out == (Forgot{}) && f.st.ForgetMark == f.st.NextItem && r.Gone.Len()+r.GoneCalls.Len()+len(d.Gone) == 0 {
 		// Nothing made since the last call and no tombstone to age: the
 		// call changes nothing, and is not counted (a quiet thread's
 		// checkpoint stays the one it has).
@@ -112,8 +79,8 @@ func (f *Fold) forgetSteps(keep int) int {
 	return n
 }
 
-// forgetTombstones drops the tombstones made before the previous Forget,
-// or all of them.
+// forgetTombstones drops the tombstones made before the previous Trim
+// that forgot tombstones, or all of them.
 func (f *Fold) forgetTombstones(all bool) int {
 	r, d := &f.st.Reduce, &f.st.Display
 	n := 0
@@ -127,9 +94,9 @@ func (f *Fold) forgetTombstones(all bool) int {
 			old = f.st.Forgets + 1
 		}
 		var hs []uint64
-		n += r.Gone.dropBefore(old, func(id string) { hs = append(hs, hashID(id)) })
+		n += r.Gone.DropBefore(old, func(id string) { hs = append(hs, hashID(id)) })
 		r.Forgotten = r.Forgotten.with(hs)
-		n += r.GoneCalls.dropBefore(old, nil)
+		n += r.GoneCalls.DropBefore(old, nil)
 	}
 	var hs []uint64
 	for k, seq := range d.Gone {
@@ -146,8 +113,8 @@ func (f *Fold) forgetTombstones(all bool) int {
 		return 0
 	}
 	// Copies: a checkpoint may share the lists' arrays.
-	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.has(id) })
-	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { return !r.GoneCalls.has(id) })
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.Has(id) })
+	r.TailCalls = slices.DeleteFunc(slices.Clone(r.TailCalls), func(id string) bool { return !r.GoneCalls.Has(id) })
 	// Maps do not shrink: a copy of what is left lets the rest go.
 	d.Gone = cloneOrNil(d.Gone)
 	return n
@@ -179,10 +146,10 @@ func (f *Fold) forgetOwners() int {
 	for _, s := range d.Steps {
 		name(s.ToolCallID)
 	}
-	for id := range r.Gone.all() {
+	for id := range r.Gone.All() {
 		name(id)
 	}
-	for id := range r.GoneCalls.all() {
+	for id := range r.GoneCalls.All() {
 		name(id)
 	}
 	for k := range d.Gone {
@@ -190,7 +157,10 @@ func (f *Fold) forgetOwners() int {
 	}
 	n := 0
 	for _, o := range []*owners{&v.MessageOwners, &v.ToolOwners, &v.ActivityOwners, &v.ReasoningOwners} {
-		n += o.keepOnly(named)
+		n += o.Retain(func(id string, _ tag) bool {
+			_, ok := named[id]
+			return ok
+		})
 	}
 	return n
 }

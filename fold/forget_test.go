@@ -34,7 +34,8 @@ func stepsFrom(f *fold.Fold, base int) []byte {
 }
 
 // The forgetting laws, at split points of every log: fold the first k
-// records, Shed, then Forget (or Retire).
+// records, Trim shedding alone, then Trim forgetting alone (or Trim to the
+// zero Keep, which does both to the bone).
 //
 //   - Forget changes nothing a view shows: items, messages, state, runs
 //     and the steps it keeps are as before; it drops only a prefix of
@@ -53,19 +54,19 @@ func TestLawForget(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for _, k := range shedSplits(len(recs)) {
-				for _, keep := range []int{0, 2, -1} { // -1: Retire
+				for _, keep := range []int{0, 2, -1} { // -1: the zero Keep
 					where := fmt.Sprintf("split %d of %d, keep %d", k, len(recs), keep)
 					shed := foldAll(recs[:k])
 					f := foldAll(recs[:k])
 					if keep < 0 {
-						shed.Shed(0, 0)
-						f.Retire()
+						shed.Trim(shedding(0, 0))
+						f.Trim(fold.Keep{})
 					} else {
-						shed.Shed(3, 1)
-						f.Shed(3, 1)
+						shed.Trim(shedding(3, 1))
+						f.Trim(shedding(3, 1))
 						before := keptJSON(f)
 						count := f.StepCount()
-						got := f.Forget(keep)
+						got := f.Trim(forgetting(keep)).Forgot
 						if f.StepCount() != count || f.StepBase() != got.Steps {
 							t.Fatalf("%s: %d steps made and base %d after Forget dropped %d; want %d made", where, f.StepCount(), f.StepBase(), got.Steps, count)
 						}
@@ -126,8 +127,7 @@ func TestForgetBounds(t *testing.T) {
 		for i, r := range recs {
 			f.Apply(r)
 			if len(f.Items()) >= 64 || i == len(recs)-1 {
-				f.Shed(32, 8)
-				f.Forget(16)
+				f.Trim(fold.Keep{Items: 32, Content: 8, Skeletons: 16, Tombstones: fold.TombstonesRecent})
 			}
 		}
 		return len(f.Steps()), len(export(t, f))
@@ -165,8 +165,7 @@ func TestForgottenStepsSketched(t *testing.T) {
 	foldOn := func(f *fold.Fold, from int) {
 		for i := from; i < len(recs); i += every {
 			f.Apply(recs[i:min(i+every, len(recs))]...)
-			f.Shed(100, 20)
-			f.Forget(30)
+			f.Trim(fold.Keep{Items: 100, Content: 20, Skeletons: 30, Tombstones: fold.TombstonesRecent})
 		}
 	}
 	f := fold.New(fold.Options{})
@@ -178,8 +177,7 @@ func TestForgottenStepsSketched(t *testing.T) {
 	head := fold.New(fold.Options{})
 	for i := 0; i < mid; i += every {
 		head.Apply(recs[i:min(i+every, mid)]...)
-		head.Shed(100, 20)
-		head.Forget(30)
+		head.Trim(fold.Keep{Items: 100, Content: 20, Skeletons: 30, Tombstones: fold.TombstonesRecent})
 	}
 	cp, baseAtCp := head.Checkpoint(), head.StepBase()
 	foldOn(head, mid)
@@ -203,8 +201,7 @@ func TestForgottenStepsSketched(t *testing.T) {
 	}
 	fmt.Fprintf(&fork, `{"type":"RUN_FINISHED","threadId":%q,"runId":"fork"}`+"\n", thread.ThreadID)
 	other.Apply(genRecords(fork.Bytes())...)
-	other.Shed(0, 0)
-	other.Forget(0)
+	other.Trim(fold.Keep{Tombstones: fold.TombstonesRecent})
 	if n := other.StepBase(); n < baseAtCp+3000 {
 		t.Fatalf("the other fold forgot %d steps, %d at the checkpoint", n, baseAtCp)
 	}
@@ -243,8 +240,7 @@ func TestForgottenStepsSketched(t *testing.T) {
 // bytes) is refused with a reason, not restored to draw nonsense.
 func TestForgottenStepsBadSketches(t *testing.T) {
 	f := foldAll(genRecords(loggen.Generate(3_000, 2)))
-	f.Shed(0, 0)
-	f.Forget(0)
+	f.Trim(fold.Keep{Tombstones: fold.TombstonesRecent})
 	if f.StepBase() == 0 {
 		t.Fatal("nothing forgotten")
 	}

@@ -231,7 +231,8 @@ func FuzzFold(f *testing.F) {
 	})
 }
 
-// fuzzCheckEvict folds recs[:k], evicts up to m items, and folds the rest.
+// fuzzCheckEvict folds recs[:k], trims items alone so that up to m of the
+// finished ones go (the oldest), and folds the rest.
 func fuzzCheckEvict(t *testing.T, recs []model.Record, k, m int) {
 	g := fold.New(fold.Options{})
 	fuzzApply(t, g, recs[:k]...)
@@ -243,53 +244,60 @@ func fuzzCheckEvict(t *testing.T, recs []model.Record, k, m int) {
 		maxSeq = max(maxSeq, it.Seq)
 	}
 	beforeSeqs := fuzzSeqs(before)
-	dropped := g.Evict(m)
+	done := 0
+	for _, it := range before {
+		if it.Status.Done() {
+			done++
+		}
+	}
+	keep := fold.Keep{Items: max(done-m, 0), Content: fold.All, Skeletons: fold.All, Tombstones: fold.TombstonesAll}
+	dropped := g.Trim(keep).Shed.Items
 	after := g.Items()
 	if dropped < 0 || dropped > max(m, 0) || len(after) != len(before)-dropped {
-		t.Fatalf("Evict(%d) reported %d dropped, items went from %d to %d", m, dropped, len(before), len(after))
+		t.Fatalf("Trim(%+v) reported %d dropped, items went from %d to %d", keep, dropped, len(before), len(after))
 	}
 	kept := map[uint64]bool{}
 	for _, it := range after {
 		s, known := seqOf[it]
 		if !known {
-			t.Fatalf("Evict(%d) made up item %d (%s %q)", m, it.Seq, it.Kind, it.ID)
+			t.Fatalf("Trim(%+v) made up item %d (%s %q)", keep, it.Seq, it.Kind, it.ID)
 		}
 		if s != it.Seq {
-			t.Fatalf("Evict(%d) renumbered item %d to %d", m, s, it.Seq)
+			t.Fatalf("Trim(%+v) renumbered item %d to %d", keep, s, it.Seq)
 		}
 		kept[it.Seq] = true
 	}
 	if !fuzzIsSubsequence(fuzzSeqs(after), beforeSeqs) {
-		t.Fatalf("Evict(%d) reordered the items: %v → %v", m, beforeSeqs, fuzzSeqs(after))
+		t.Fatalf("Trim(%+v) reordered the items: %v → %v", keep, beforeSeqs, fuzzSeqs(after))
 	}
 	for _, it := range before {
 		if !it.Status.Done() && !kept[seqOf[it]] {
-			t.Fatalf("Evict(%d) dropped item %d (%s %q) with status %q", m, seqOf[it], it.Kind, it.ID, it.Status)
+			t.Fatalf("Trim(%+v) dropped item %d (%s %q) with status %q", keep, seqOf[it], it.Kind, it.ID, it.Status)
 		}
 	}
 
 	// Folding on after eviction never reuses a sequence number, and an
 	// evicted fold obeys the checkpoint law too.
-	snap, _, ok := fuzzSnapshot(t, g, fmt.Sprintf("fold after Evict(%d)", m))
+	snap, _, ok := fuzzSnapshot(t, g, fmt.Sprintf("fold after Trim(%+v)", keep))
 	if !ok {
 		return
 	}
 	h := fold.New(fold.Options{})
 	if err := h.Restore(snap); err != nil {
-		t.Fatalf("restore after Evict(%d): %v", m, err)
+		t.Fatalf("restore after Trim(%+v): %v", keep, err)
 	}
 	fuzzApply(t, g, recs[k:]...)
 	fuzzApply(t, h, recs[k:]...)
 	for _, it := range g.Items() {
 		if _, old := seqOf[it]; !old && it.Seq <= maxSeq {
-			t.Fatalf("after Evict(%d), new item %s %q got seq %d, not above the %d used before", m, it.Kind, it.ID, it.Seq, maxSeq)
+			t.Fatalf("after Trim(%+v), new item %s %q got seq %d, not above the %d used before", keep, it.Kind, it.ID, it.Seq, maxSeq)
 		}
 	}
 	fuzzCheckItemOrder(t, g.Items(), "after eviction")
 	gs, ok := fuzzExport(t, g, "evicted fold")
 	hs, _ := fuzzExport(t, h, "restored evicted fold")
 	if ok && !bytes.Equal(gs, hs) {
-		t.Fatalf("after Evict(%d) at %d: restore + fold the rest differs from folding on:\n%s", m, k, fuzzDiff(hs, gs))
+		t.Fatalf("after Trim(%+v) at %d: restore + fold the rest differs from folding on:\n%s", keep, k, fuzzDiff(hs, gs))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/fold/statedoc"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -15,11 +16,11 @@ type reduceState struct {
 	Messages []*agui.Message `json:"messages"`
 	// State is changed in place by STATE_DELTA; a checkpoint shares it
 	// copy-on-write (see stateDelta).
-	State             statedoc.Doc     `json:"state"`
-	RunToolCalls      []string         `json:"runToolCalls,omitempty"`
-	Answered          idSet            `json:"answered,omitempty"`
-	PendingInterrupts []agui.Interrupt `json:"pendingInterrupts,omitempty"`
-	// Gone are the messages Shed dropped, by id; GoneCalls the tool calls
+	State             statedoc.Doc        `json:"state"`
+	RunToolCalls      []string            `json:"runToolCalls,omitempty"`
+	Answered          persist.Set[string] `json:"answered,omitempty"`
+	PendingInterrupts []agui.Interrupt    `json:"pendingInterrupts,omitempty"`
+	// Gone are the messages Trim shed, by id; GoneCalls the tool calls
 	// they held. The reference still has them: an event that names one
 	// goes as it would have, as far as it can without the message
 	// (shed.go).
@@ -29,13 +30,13 @@ type reduceState struct {
 	// dropped: the next message added at the end becomes their Next.
 	Tail      []string `json:"tail,omitempty"`
 	TailCalls []string `json:"tailCalls,omitempty"`
-	// Forgotten are the messages whose tombstones Forget dropped: a run
+	// Forgotten are the messages whose tombstones Trim forgot: a run
 	// that resends one does not bring it back (forget.go).
 	Forgotten idHashes `json:"forgotten,omitempty"`
 
 	// Derived indexes, rebuilt after a restore and after any reordering.
-	byID      layered[string, *agui.Message]
-	toolOwner layered[string, *agui.Message]
+	byID      index[string, *agui.Message]
+	toolOwner index[string, *agui.Message]
 	// text grows streamed message content by message id, args streamed
 	// tool-call arguments by tool call id (stream.go).
 	text textStreams[string]
@@ -248,11 +249,11 @@ func (r *reduceState) apply(ev agui.Event, warn warnf) *violation {
 		r.activityDelta(e, warn)
 	case *agui.RunStarted:
 		r.RunToolCalls, r.runCalls = nil, nil
-		r.Answered = idSet{}
+		r.Answered = persist.Set[string]{}
 		if e.Input != nil {
 			for i := range e.Input.Messages {
 				m := &e.Input.Messages[i]
-				if gone := r.Gone.has(m.ID); r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
+				if gone := r.Gone.Has(m.ID); r.find(m.ID) == nil && !gone && !r.Forgotten.has(m.ID) {
 					r.push(cloneMessage(m))
 				}
 			}
@@ -296,7 +297,7 @@ func (r *reduceState) pendingToolCalls(e *agui.RunFinished) []string {
 	}
 	var out []string
 	for _, id := range r.RunToolCalls {
-		if !r.Answered.has(id) {
+		if !r.Answered.Has(id) {
 			out = append(out, id)
 		}
 	}
@@ -310,7 +311,7 @@ func (r *reduceState) openMessage(id string, role agui.Role, name agui.OptString
 		return
 	}
 	target := existing
-	if g, gone := r.Gone.get(id); target == nil && gone {
+	if g, gone := r.Gone.Get(id); target == nil && gone {
 		// The reference reopens the dropped message, with its role, where
 		// it was.
 		target = &agui.Message{ID: id, Role: g.Role, Content: agui.TextContent("")}
@@ -380,12 +381,12 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 		mergeInto(&tc.Metadata, &e.Base)
 		return
 	}
-	if g, gone := r.GoneCalls.get(e.ToolCallID); gone {
-		// The reference finds the call in the message Shed dropped.
+	if g, gone := r.GoneCalls.Get(e.ToolCallID); gone {
+		// The reference finds the call in the message Trim shed.
 		if g.Name != e.ToolCallName {
 			warn("TOOL_CALL_START: tool call '%s' already exists with name '%s' — updating it to '%s'", e.ToolCallID, g.Name, e.ToolCallName)
 			g.Name = e.ToolCallName
-			r.GoneCalls.set(e.ToolCallID, g)
+			r.GoneCalls.Set(e.ToolCallID, g)
 		}
 		return
 	}
@@ -393,7 +394,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	created, at := false, -1
 	if e.ParentMessageID != "" {
 		existing := r.find(e.ParentMessageID)
-		g, gone := r.Gone.get(e.ParentMessageID)
+		g, gone := r.Gone.Get(e.ParentMessageID)
 		role := g.Role
 		if existing != nil {
 			role, gone = existing.Role, false
@@ -420,7 +421,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 	if created {
 		// A message created here may reuse an id already present (the
 		// reference does not check); it counts as new for the subagent tag.
-		if gone := r.Gone.has(target.ID); e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
+		if gone := r.Gone.Has(target.ID); e.SubagentRunID.IsSet() && r.find(target.ID) == nil && !gone {
 			target.SubagentRunID = e.SubagentRunID
 		}
 		if at >= 0 {
@@ -439,7 +440,7 @@ func (r *reduceState) startToolCall(e *agui.ToolCallStart, warn warnf) {
 }
 
 func (r *reduceState) toolResult(e *agui.ToolCallResult) {
-	r.Answered.add(e.ToolCallID)
+	r.Answered.Add(e.ToolCallID)
 	role := e.Role
 	if role == "" {
 		role = agui.RoleTool
@@ -453,7 +454,7 @@ func (r *reduceState) toolResult(e *agui.ToolCallResult) {
 	owner := r.assistantWith(e.ToolCallID)
 	at, ownerAt := r.resultAt(owner)
 	if ownerAt < 0 {
-		if g, gone := r.GoneCalls.get(e.ToolCallID); gone && g.After {
+		if g, gone := r.GoneCalls.Get(e.ToolCallID); gone && g.After {
 			r.insert(r.before(g.Next), m) // after the dropped message's results
 			return
 		}

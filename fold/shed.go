@@ -8,52 +8,18 @@ import (
 )
 
 // Shed counts what shedding dropped: display items, steps whose content
-// went, and messages of the reduce state. Fold.Shed returns what one call
-// dropped, Fold.Shedded the totals, which a view shows as what it no
-// longer holds.
+// went, and messages of the reduce state. Trim says what one call dropped
+// (Trimmed.Shed), Fold.Shedded the totals, which a view shows as what it
+// no longer holds.
 type Shed struct {
 	Items, Steps, Messages int
 }
 
-// Shed drops what a live view no longer shows, so that an endless log
-// costs what is shown plus a trace of the rest, not all it ever said
-// (docs/ARCHITECTURE.md, law 5):
-//
-//   - every completed item but the newest keepItems of them, as Evict
-//     does; the plan item of an ACP session, which every plan updates,
-//     and the message item ACP chunks are going to stay;
-//   - the content of every completed step but the newest keepSteps of
-//     them: Args, ArgsJSON, Result, ResultJSON, Screenshots and Diffs. The
-//     step stays, with Shed set and what a timeline draws (index, status,
-//     category, location, names, title, times, exit code), so step
-//     indices never change; a result that comes later sets its status,
-//     exit code and times, not its content;
-//   - every completed message of the reduce state that no kept item or
-//     kept step shows; activity messages stay (their patches need their
-//     content);
-//   - the output of a finished ACP terminal that only shed steps show.
-//
-// It never drops or changes an open item, step or message (a step or
-// message whose stream the verifier holds open is open), never reuses a
-// sequence number, and never changes an object a checkpoint shares.
-// Whatever it drops leaves its id behind (a tombstone), so that folding on
-// goes exactly as it would have, except that what was dropped is gone: a
-// later event for a dropped message updates nothing and adds no item, and
-// a message that names a dropped one goes where the reference puts it.
-// State and runs are never shed. The totals are part of the exported
-// state.
-//
-// What stays grows with the log, but slowly: a step's skeleton (about
-// 600 bytes, most of it the model.Step itself) and a tombstone per dropped
-// message (about 100 bytes); Forget drops those once they are old. Folding 2,000,000 generated events, shedding
-// every 50,000 with Shed(2000, 500), holds 9 MB at 200,000 events and 51 MB
-// at 2,000,000, against 35 and 342 MB without shedding
-// (BenchmarkShedBounded).
-func (f *Fold) Shed(keepItems, keepSteps int) Shed {
-	if f.resuming {
-		return Shed{}
-	}
-	f.flush()
+// shed is Trim's first half (trim.go): it drops every finished item but
+// the newest keepItems, the content of every finished step but the newest
+// keepSteps, the messages nothing kept shows and the output of terminals
+// only shed steps show.
+func (f *Fold) shed(keepItems, keepSteps int) Shed {
 	out := Shed{
 		Items: f.shedItems(max(keepItems, 0)),
 		Steps: f.shedSteps(max(keepSteps, 0)),
@@ -70,29 +36,10 @@ func (f *Fold) Shed(keepItems, keepSteps int) Shed {
 	return out
 }
 
-// Shedded returns what Shed and Evict have dropped in all, since the fold
-// began (a restored fold counts what its snapshot's fold dropped).
+// Shedded returns what Trim has shed in all, since the fold began (a
+// restored fold counts what its snapshot's fold shed).
 func (f *Fold) Shedded() Shed {
 	return Shed{Items: int(f.st.Evicted), Steps: int(f.st.ShedSteps), Messages: int(f.st.ShedMessages)}
-}
-
-// Evict drops up to n of the oldest completed items to bound memory. Open
-// items are never dropped and item sequence numbers are never reused. It
-// returns how many were dropped. Shed bounds steps and messages too.
-func (f *Fold) Evict(n int) int {
-	if f.resuming || n <= 0 {
-		return 0
-	}
-	f.flush()
-	dropped := f.st.Display.dropItems(func(it *model.Item) bool {
-		return n > 0 && it.Status.Done()
-	}, func() { n-- })
-	f.st.Evicted += uint64(dropped)
-	if dropped > 0 {
-		f.sheds++
-		f.pruneCow()
-	}
-	return dropped
 }
 
 // shedItems drops every completed item but the newest keep of them.
@@ -115,14 +62,13 @@ func (f *Fold) shedItems(keep int) int {
 	last := d.Items[b-1].Seq
 	return d.dropItems(func(it *model.Item) bool {
 		return it.Seq <= last && it.Status.Done() && !stays(it)
-	}, nil)
+	})
 }
 
-// dropItems drops the items drop picks, in order (after each one dropped,
-// next is called when set). For each key whose newest item goes it keeps
-// a tombstone (Gone), so the key finds nothing from now on and an event
-// that would update that item does not add one in its place.
-func (d *displayState) dropItems(drop func(*model.Item) bool, next func()) int {
+// dropItems drops the items drop picks. For each key whose newest item
+// goes it keeps a tombstone (Gone), so the key finds nothing from now on
+// and an event that would update that item does not add one in its place.
+func (d *displayState) dropItems(drop func(*model.Item) bool) int {
 	if !d.keys.ready() {
 		d.reindex()
 	}
@@ -131,9 +77,6 @@ func (d *displayState) dropItems(drop func(*model.Item) bool, next func()) int {
 		if !drop(it) {
 			kept = append(kept, it)
 			continue
-		}
-		if next != nil {
-			next()
 		}
 		// A tool call's item is found through its step, which stays, and
 		// is never added again: it needs no tombstone.
@@ -265,9 +208,9 @@ func (f *Fold) shedMessages() int {
 			kept = append(kept, m)
 			continue
 		}
-		if seen := r.Gone.has(m.ID); !seen || ms[i] == r.byID.get(m.ID) {
+		if seen := r.Gone.Has(m.ID); !seen || ms[i] == r.byID.get(m.ID) {
 			// The first with the id, as find sees it.
-			r.Gone.set(m.ID, goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets})
+			r.Gone.Set(m.ID, goneMessage{Role: m.Role, Next: from[i+1], Gen: f.st.Forgets})
 			if from[i+1] == "" {
 				r.Tail = append(r.Tail, m.ID)
 			}
@@ -277,7 +220,7 @@ func (f *Fold) shedMessages() int {
 				continue // a call is known by the first message holding it
 			}
 			g := goneCall{Name: tc.Function.Name, Gen: f.st.Forgets}.after(ms, i, tc.ID, from)
-			r.GoneCalls.set(tc.ID, g)
+			r.GoneCalls.Set(tc.ID, g)
 			if g.After && g.Next == "" {
 				r.TailCalls = append(r.TailCalls, tc.ID)
 			}

@@ -94,7 +94,7 @@ func BenchmarkShedBounded(b *testing.B) {
 					batch = batch[:0]
 					if due {
 						t0 := time.Now()
-						f.Shed(shedBenchItems, shedBenchSteps)
+						f.Trim(shedding(shedBenchItems, shedBenchSteps))
 						slowest = max(slowest, time.Since(t0))
 					}
 					if measure {

@@ -313,7 +313,7 @@ func fuzzCheckShed(t *testing.T, recs []model.Record, want *fold.Fold, sum uint3
 			pre = f.Checkpoint()
 		}
 		before := captureFold(f)
-		got := f.Shed(keepItems, keepSteps)
+		got := f.Trim(shedding(keepItems, keepSteps)).Shed
 		for id := range checkShed(t, where, before, f, got, keepItems, keepSteps) {
 			gone[id] = true
 		}

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
-// What Shed leaves of what it drops: a tombstone per dropped item key,
+// What shedding leaves of what it drops: a tombstone per dropped item key,
 // message and tool call, so that an event naming one goes as it would have
 // without shedding (shed.go).
 
@@ -18,19 +19,34 @@ func (d *displayState) gone(key itemKey) bool {
 	return ok || key.ns == 'm' && d.Forgotten.has(key.id)
 }
 
-// goneMessage is a message Shed dropped: the role of the first message with
+// tombs hold tombstones by id, in one map per generation: how many Trims
+// had forgotten tombstones when each was made (persist.Generations).
+// Forgetting drops whole generations at a time and shedding writes only
+// the newest, so a checkpoint taken after a Trim (as a replay's are)
+// shares every map and copies none. In the exported state they are one
+// JSON object by id.
+type tombs[V persist.Aged] = persist.Generations[string, V]
+
+// Generation is the generation the message was dropped in.
+func (g goneMessage) Generation() uint64 { return g.Gen }
+
+// Generation is the generation the call was dropped in.
+func (g goneCall) Generation() uint64 { return g.Gen }
+
+// goneMessage is a message Trim shed: the role of the first message with
 // its id, and Next, the first message after it that stayed ("" when none
 // did). The reference still has the message, just before Next, or before
 // what Next's own tombstone says when Next went too.
 type goneMessage struct {
 	Role agui.Role `json:"role"`
 	Next string    `json:"next,omitempty"`
-	// Gen is how many times Forget had run when the message was dropped:
-	// Forget drops tombstones once they are a call old (forget.go).
+	// Gen is how many Trims had forgotten tombstones when the message was
+	// dropped: TombstonesRecent drops them once they are a call old
+	// (forget.go).
 	Gen uint64 `json:"gen,omitzero"`
 }
 
-// goneCall is a tool call of a message Shed dropped: its name, and where
+// goneCall is a tool call of a message Trim shed: its name, and where
 // the reference puts a result for it: when After, before Next (the first
 // message that stayed after the results following the call's assistant
 // message), else at the end.
@@ -66,14 +82,14 @@ func (g goneCall) after(ms []*agui.Message, i int, call string, from []string) g
 // the message next: next's index, or where next's tombstone places it when
 // next was dropped too; the end when nothing places it.
 func (r *reduceState) before(next string) int {
-	for range r.Gone.len() + 1 {
+	for range r.Gone.Len() + 1 {
 		if next == "" {
 			break
 		}
 		if m := r.find(next); m != nil {
 			return r.index(m)
 		}
-		g, ok := r.Gone.get(next)
+		g, ok := r.Gone.Get(next)
 		if !ok {
 			break
 		}
@@ -86,7 +102,7 @@ func (r *reduceState) before(next string) int {
 func (r *reduceState) insert(at int, m *agui.Message) {
 	r.createdMessage(m)
 	r.Messages = slices.Insert(r.Messages, at, m)
-	r.reindex() // rare: only for messages Shed dropped
+	r.reindex() // rare: only for messages Trim shed
 	if at == len(r.Messages)-1 && len(r.Tail)+len(r.TailCalls) > 0 {
 		r.follow(m.ID)
 	}
@@ -96,15 +112,15 @@ func (r *reduceState) insert(at int, m *agui.Message) {
 // tombstones of messages that were last when dropped.
 func (r *reduceState) follow(id string) {
 	for _, t := range r.Tail {
-		if g, ok := r.Gone.get(t); ok && g.Next == "" {
+		if g, ok := r.Gone.Get(t); ok && g.Next == "" {
 			g.Next = id
-			r.Gone.set(t, g)
+			r.Gone.Set(t, g)
 		}
 	}
 	for _, t := range r.TailCalls {
-		if g, ok := r.GoneCalls.get(t); ok && g.Next == "" {
+		if g, ok := r.GoneCalls.Get(t); ok && g.Next == "" {
 			g.Next = id
-			r.GoneCalls.set(t, g)
+			r.GoneCalls.Set(t, g)
 		}
 	}
 	r.Tail, r.TailCalls = nil, nil

@@ -11,9 +11,23 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// shedKeeps are the (keepItems, keepSteps) pairs the shedding laws try:
+// shedKeeps are the (items, content) pairs the shedding laws try:
 // everything dropped, a little kept, more kept.
 var shedKeeps = [][2]int{{0, 0}, {1, 0}, {3, 1}, {20, 5}}
+
+// shedding is a Keep that sheds alone: it keeps the newest items finished
+// items and the content of the newest content steps, and every skeleton
+// and tombstone.
+func shedding(items, content int) fold.Keep {
+	return fold.Keep{Items: items, Content: content, Skeletons: fold.All, Tombstones: fold.TombstonesAll}
+}
+
+// forgetting is a Keep that forgets alone: it keeps every item and every
+// step's content, the skeletons of the newest skeletons steps and the
+// recent tombstones.
+func forgetting(skeletons int) fold.Keep {
+	return fold.Keep{Items: fold.All, Content: fold.All, Skeletons: skeletons, Tombstones: fold.TombstonesRecent}
+}
 
 // shedLogs are the logs the shedding laws are checked on: every fixture,
 // a generated log, and each thread of a generated log of many threads.
@@ -43,7 +57,7 @@ func shedSplits(n int) []int {
 }
 
 // The shedding laws, at split points of every log: fold the first k
-// records, Shed, fold the rest.
+// records, Trim shedding alone, fold the rest.
 //
 //   - Shed drops only completed items, completed steps' content and
 //     messages nothing open or kept shows, and says how much it dropped
@@ -85,9 +99,9 @@ func TestLawShed(t *testing.T) {
 						pre = f.Checkpoint()
 					}
 					before := captureFold(f)
-					got := f.Shed(keep[0], keep[1])
+					got := f.Trim(shedding(keep[0], keep[1])).Shed
 					gone := checkShed(t, where, before, f, got, keep[0], keep[1])
-					if again := f.Shed(keep[0], keep[1]); again != (fold.Shed{}) {
+					if again := f.Trim(shedding(keep[0], keep[1])).Shed; again != (fold.Shed{}) {
 						t.Fatalf("%s: a second Shed dropped %+v", where, again)
 					}
 					if pre != nil {
@@ -127,7 +141,7 @@ func TestLawShedRepeatedly(t *testing.T) {
 					for i := 0; i < len(recs); i += every {
 						f.Apply(recs[i:min(i+every, len(recs))]...)
 						before := captureFold(f)
-						got := f.Shed(keep[0], keep[1])
+						got := f.Trim(shedding(keep[0], keep[1])).Shed
 						for id := range checkShed(t, where, before, f, got, keep[0], keep[1]) {
 							gone[id] = true
 						}
@@ -146,10 +160,10 @@ func TestLawShedRepeatedly(t *testing.T) {
 	}
 }
 
-// Threads.Shed sheds every thread and keeps each thread's title; a set's
-// checkpoint taken after a Shed holds the shed folds, even for a thread
+// Threads.Trim sheds every thread and keeps each thread's title; a set's
+// checkpoint taken after a Trim holds the shed folds, even for a thread
 // that got no record since the set's previous checkpoint, and even when
-// the Shed was called on the thread's fold itself.
+// the Trim was called on the thread's fold itself.
 func TestThreadsShed(t *testing.T) {
 	recs := readAll(t, bytes.NewReader(loggen.GenerateThreads(6_000, 4, 3)))
 	whole := fold.NewThreads(fold.Options{})
@@ -168,11 +182,11 @@ func TestThreadsShed(t *testing.T) {
 		ts.Checkpoint() // caches a fold checkpoint for each thread
 		var one fold.Shed
 		if i%2 == 0 {
-			one = ts.Shed(0, 0)
+			one = ts.Trim(shedding(0, 0)).Shed
 		} else {
 			for _, th := range ts.List() {
 				th.Title()
-				s := th.Fold.Shed(0, 0)
+				s := th.Fold.Trim(shedding(0, 0)).Shed
 				one.Items += s.Items
 				one.Steps += s.Steps
 				one.Messages += s.Messages
@@ -224,9 +238,9 @@ func TestShedACP(t *testing.T) {
 		t.Fatal("no step has an exit code")
 	}
 	hasPlan := slices.ContainsFunc(f.Items(), func(it *model.Item) bool { return it.Kind == model.ItemPlan })
-	got := f.Shed(0, 0)
+	got := f.Trim(shedding(0, 0)).Shed
 	if got.Items == 0 || got.Steps == 0 || got.Messages != 0 {
-		t.Fatalf("Shed(0, 0) dropped %+v", got)
+		t.Fatalf("shedding to nothing dropped %+v", got)
 	}
 	if bytes.Contains(export(t, f), []byte(output)) {
 		t.Fatalf("the terminal output %q survived shedding every step", output)

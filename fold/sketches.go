@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// stepSketch is what a fold keeps of a step Forget dropped: what a step
+// stepSketch is what a fold keeps of a step Trim forgot: what a step
 // timeline, a filter, a run tree and a thread list draw of it.
 type stepSketch struct {
 	Status        model.Status   `json:"status"`
@@ -20,12 +18,13 @@ type stepSketch struct {
 	SubagentRunID string         `json:"subagentRunId,omitempty"`
 }
 
-// sketches hold a sketch of every step Forget dropped, in order: a code
+// sketches hold a sketch of every step Trim forgot, in order: a code
 // per step (two bytes) naming one of a few distinct sketches. Codes only
-// grow, and a checkpoint shares them (share).
+// grow, in a persist.List that checkpoints share (share): one taken after
+// every Trim copies at most a block of 4,096 codes.
 type sketches struct {
-	Codes codeChunks   `json:"codes"`
-	Kinds []stepSketch `json:"kinds"`
+	Codes persist.List[uint16] `json:"codes"`
+	Kinds []stepSketch         `json:"kinds"`
 	// byKey finds a sketch's code, standIns are the sketches as steps;
 	// both are made again from Kinds when needed.
 	byKey    map[stepSketch]uint16
@@ -44,7 +43,7 @@ func (k *sketches) add(s *model.Step) {
 // pad stands in for steps dropped without a sketch (by a fold of an
 // earlier build) up to n: their status is not known.
 func (k *sketches) pad(n int) {
-	for k.Codes.len() < n {
+	for k.Codes.Len() < n {
 		k.addSketch(stepSketch{Category: model.CategoryOther})
 	}
 }
@@ -66,20 +65,18 @@ func (k *sketches) addSketch(sk stepSketch) {
 		k.Kinds = append(k.Kinds, sk)
 		k.byKey[sk] = code
 	}
-	k.Codes.append(code)
+	k.Codes.Append(code)
 }
 
 // check reports sketches a fold could not have written for stepBase
 // dropped steps: more codes than steps, or a code naming no sketch.
 func (k *sketches) check(stepBase int) error {
-	if n := k.Codes.len(); n > stepBase {
+	if n := k.Codes.Len(); n > stepBase {
 		return fmt.Errorf("%d step sketches for %d forgotten steps", n, stepBase)
 	}
-	for _, ch := range k.Codes.chunks {
-		for _, c := range ch {
-			if int(c) >= len(k.Kinds) {
-				return fmt.Errorf("a step sketch code %d of %d sketches", c, len(k.Kinds))
-			}
+	for _, c := range k.Codes.All() {
+		if int(c) >= len(k.Kinds) {
+			return fmt.Errorf("a step sketch code %d of %d sketches", c, len(k.Kinds))
 		}
 	}
 	return nil
@@ -88,7 +85,7 @@ func (k *sketches) check(stepBase int) error {
 // standIn is the sketch of dropped step i as a step, shared by every step
 // of the same sketch; nil when there is none.
 func (k *sketches) standIn(i int) *model.Step {
-	if i < 0 || i >= k.Codes.len() || int(k.Codes.at(i)) >= len(k.Kinds) {
+	if i < 0 || i >= k.Codes.Len() || int(k.Codes.At(i)) >= len(k.Kinds) {
 		return nil
 	}
 	for j := len(k.standIns); j < len(k.Kinds); j++ {
@@ -96,74 +93,12 @@ func (k *sketches) standIn(i int) *model.Step {
 		k.standIns = append(k.standIns, &model.Step{Index: -1, Shed: true, Status: x.Status, Category: x.Category,
 			ToolName: x.ToolName, RunID: x.RunID, SubagentRunID: x.SubagentRunID})
 	}
-	return k.standIns[k.Codes.at(i)]
+	return k.standIns[k.Codes.At(i)]
 }
 
 // share returns the sketches for a checkpoint or a restored fold: the
 // same codes and sketches, which the next add copies before it grows
-// them (the codes' last chunk only).
+// them (the codes' last block only).
 func (k *sketches) share() sketches {
-	return sketches{Codes: k.Codes.share(), Kinds: slices.Clip(k.Kinds)}
-}
-
-// codeChunk is how many codes a chunk holds.
-const codeChunk = 4096
-
-// codeChunks are codes in chunks of codeChunk. A full chunk never changes,
-// so checkpoints share them: one taken after every Forget copies at most
-// a chunk, where one list copied whole made the checkpoints of a long log
-// hold its codes once each.
-type codeChunks struct {
-	chunks [][]uint16
-	n      int
-}
-
-func (c *codeChunks) len() int { return c.n }
-
-func (c *codeChunks) at(i int) uint16 { return c.chunks[i/codeChunk][i%codeChunk] }
-
-func (c *codeChunks) append(x uint16) {
-	k := len(c.chunks) - 1
-	switch {
-	case k < 0 || len(c.chunks[k]) == codeChunk:
-		c.chunks = append(c.chunks, make([]uint16, 0, codeChunk))
-		k++
-	case len(c.chunks[k]) == cap(c.chunks[k]): // shared (share clipped it)
-		c.chunks[k] = append(make([]uint16, 0, codeChunk), c.chunks[k]...)
-	}
-	c.chunks[k] = append(c.chunks[k], x)
-	c.n++
-}
-
-// share returns the codes for another fold: the same chunks in a list of
-// its own, the last one clipped so that either copies it before adding.
-func (c *codeChunks) share() codeChunks {
-	chunks := slices.Clone(c.chunks)
-	if k := len(chunks) - 1; k >= 0 {
-		chunks[k] = slices.Clip(chunks[k])
-		c.chunks[k] = slices.Clip(c.chunks[k])
-	}
-	return codeChunks{chunks: chunks, n: c.n}
-}
-
-// MarshalJSONTo writes the codes as one JSON array.
-func (c codeChunks) MarshalJSONTo(enc *jsontext.Encoder) error {
-	flat := make([]uint16, 0, c.n)
-	for _, ch := range c.chunks {
-		flat = append(flat, ch...)
-	}
-	return json.MarshalEncode(enc, flat)
-}
-
-// UnmarshalJSONFrom reads codes MarshalJSONTo wrote.
-func (c *codeChunks) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	var flat []uint16
-	if err := json.UnmarshalDecode(dec, &flat); err != nil {
-		return err
-	}
-	*c = codeChunks{}
-	for _, x := range flat {
-		c.append(x)
-	}
-	return nil
+	return sketches{Codes: k.Codes.Share(), Kinds: slices.Clip(k.Kinds)}
 }

@@ -52,13 +52,13 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 		}
 		seen[m.ID] = true
 	}
-	if r.Gone.len() > 0 {
-		// Messages Shed dropped were local to the reference, which replaces
-		// them where they were: before the local ones that stay, as Shed
+	if r.Gone.Len() > 0 {
+		// Messages Trim shed were local to the reference, which replaces
+		// them where they were: before the local ones that stay, as Trim
 		// drops the oldest.
 		var back []*agui.Message
 		for _, m := range incoming {
-			if r.Gone.has(m.ID) && !seen[m.ID] {
+			if r.Gone.Has(m.ID) && !seen[m.ID] {
 				back = append(back, byID[m.ID])
 				seen[m.ID] = true
 			}
@@ -75,12 +75,12 @@ func (r *reduceState) messagesSnapshot(e *agui.MessagesSnapshot) {
 	r.reindex()
 	// What the reference removed is gone from it too; the reasoning it
 	// keeps when the snapshot has none stays dropped.
-	r.Gone.deleteIf(func(id string, g goneMessage) bool {
+	r.Gone.DeleteFunc(func(id string, g goneMessage) bool {
 		return seen[id] || g.Role != agui.RoleReasoning || hasReasoning
 	})
-	r.GoneCalls.clear()
+	r.GoneCalls.Clear()
 	// A copy: a checkpoint may share the list's array.
-	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.has(id) })
+	r.Tail = slices.DeleteFunc(slices.Clone(r.Tail), func(id string) bool { return !r.Gone.Has(id) })
 	r.TailCalls = nil
 }
 
@@ -139,15 +139,15 @@ func (r *reduceState) activitySnapshot(e *agui.ActivitySnapshot) {
 		fresh.SubagentRunID = e.SubagentRunID
 	}
 	var target *agui.Message
-	g, gone := r.Gone.get(e.MessageID)
+	g, gone := r.Gone.Get(e.MessageID)
 	switch {
 	case existing == nil && gone:
-		// Shed keeps activity messages: the dropped one is of another
+		// Trim keeps activity messages: the dropped one is of another
 		// kind, which the reference replaces where it was, or keeps when
 		// told to.
 		if replace {
 			r.insert(r.before(g.Next), fresh)
-			r.Gone.del(e.MessageID)
+			r.Gone.Delete(e.MessageID)
 			target = fresh
 		}
 	case existing == nil:

@@ -73,7 +73,7 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 		s.Location = loc
 	}
 	if d.cow != nil {
-		d.cow.steps[s] = struct{}{}
+		d.cow.steps.Add(s)
 	}
 	d.Steps = append(d.Steps, s)
 	if !d.stepAt.ready() {

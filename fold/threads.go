@@ -206,18 +206,14 @@ func (t *Threads) Forget(source string) []*Thread {
 	return gone
 }
 
-// Shed sheds every thread's fold (Fold.Shed), keeping keepItems items and
-// keepSteps steps' content in each, and returns what it dropped in all.
-// A thread's title is read before its first user message can go, so the
-// thread list keeps showing it.
-func (t *Threads) Shed(keepItems, keepSteps int) Shed {
-	var all Shed
+// Trim trims every thread's fold to k (Fold.Trim) and returns what it
+// dropped in all. A thread's title is read before its first user message
+// can go, so the thread list keeps showing it.
+func (t *Threads) Trim(k Keep) Trimmed {
+	var all Trimmed
 	for _, th := range t.list {
 		th.Title()
-		s := th.Fold.Shed(keepItems, keepSteps)
-		all.Items += s.Items
-		all.Steps += s.Steps
-		all.Messages += s.Messages
+		all.add(th.Fold.Trim(k))
 	}
 	return all
 }

@@ -99,7 +99,7 @@ func (cp *ThreadsCheckpoint) ItemsMade(source, id string) (uint64, bool) {
 // checkpoint was taken (Fold.StepCount), and whether it had begun.
 func (cp *ThreadsCheckpoint) StepsMade(source, id string) (int, bool) {
 	if c := cp.thread(source, id); c != nil {
-		return c.cp.st.Display.StepBase + c.cp.lists.steps.n, true
+		return c.cp.st.Display.StepBase + c.cp.lists.steps.Len(), true
 	}
 	return 0, false
 }
@@ -108,7 +108,7 @@ func (cp *ThreadsCheckpoint) StepsMade(source, id string) (int, bool) {
 // checkpoint was taken, shared with it: not to be changed.
 func (cp *ThreadsCheckpoint) Items(source, id string) []*model.Item {
 	if c := cp.thread(source, id); c != nil {
-		return c.cp.lists.items.list()
+		return c.cp.lists.items.Slice()
 	}
 	return nil
 }

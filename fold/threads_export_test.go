@@ -71,10 +71,7 @@ func TestLawThreadsExportEverySplit(t *testing.T) {
 
 // shedForCheckpoint sheds a set as replay.ShedForCheckpoint does.
 func shedForCheckpoint(ts *fold.Threads) {
-	ts.Shed(0, 1)
-	for _, th := range ts.List() {
-		th.Fold.Forget(math.MaxInt)
-	}
+	ts.Trim(fold.Keep{Items: 0, Content: 1, Skeletons: fold.All, Tombstones: fold.TombstonesRecent})
 }
 
 // Law 1 for a shed set: a set shed before its export and restored folds

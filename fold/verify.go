@@ -3,6 +3,7 @@ package fold
 import (
 	"slices"
 
+	"github.com/agentwatch/agentwatch/fold/persist"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
@@ -26,6 +27,13 @@ type stepOwner struct {
 	Owner tag      `json:"owner"`
 	Names []string `json:"names,omitempty"`
 }
+
+// owners record who opened each stream of one kind (messages, tool calls,
+// activities, reasoning): the owner's tag by stream id. Entries are only
+// added or overwritten, or dropped once nothing names them (forget.go),
+// so checkpoints share them (persist.Map) rather than copy every id the
+// log ever opened.
+type owners = persist.Map[string, tag]
 
 // verifyState checks each event against the reference verifier's rules
 // (verifyEvents in @ag-ui/client 1.0). Unlike the reference it does not
@@ -135,13 +143,13 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		if v.isOpen(&v.Messages, id) {
 			return fail(RuleTextOpen, "Cannot send 'TEXT_MESSAGE_START' event: A text message with ID '%s' is already in progress. Complete it with 'TEXT_MESSAGE_END' first.", id)
 		}
-		owner, known := v.MessageOwners.get(id)
+		owner, known := v.MessageOwners.Get(id)
 		if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
 			return bad
 		}
 		v.opened(&v.Messages, id)
 		if !known {
-			v.MessageOwners.set(id, tagFrom(evTag))
+			v.MessageOwners.Set(id, tagFrom(evTag))
 		}
 	case *agui.TextMessageContent:
 		return v.continueText(typ, e.MessageID, evTag, false)
@@ -155,14 +163,14 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		var inherited tag
 		hasInherited := false
 		if e.ParentMessageID != "" {
-			if po, ok := v.MessageOwners.get(e.ParentMessageID); ok {
+			if po, ok := v.MessageOwners.Get(e.ParentMessageID); ok {
 				if evTag.IsSet() && !(po.Has && po.ID == evTag.Value) {
 					return fail(RuleOwnership, "Cannot send 'TOOL_CALL_START': subagentRunId '%s' does not match its parent message '%s' owner '%s'. A tool call belongs to the message that carries it.", evTag.Value, e.ParentMessageID, po.name())
 				}
 				inherited, hasInherited = po, true
 			}
 		}
-		existing, known := v.ToolOwners.get(id)
+		existing, known := v.ToolOwners.Get(id)
 		if known {
 			if bad := ownerMismatch(typ, evTag, existing, true, "tool call", id); bad != nil {
 				return bad
@@ -177,7 +185,7 @@ func (v *verifyState) check(ev agui.Event) *violation {
 			if evTag.IsSet() {
 				t = tagFrom(evTag)
 			}
-			v.ToolOwners.set(id, t)
+			v.ToolOwners.Set(id, t)
 		}
 	case *agui.ToolCallArgs:
 		return v.continueTool(typ, e.ToolCallID, evTag, false)
@@ -214,12 +222,12 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		}
 		so.Names, _ = remove(so.Names, e.StepName)
 	case *agui.ActivitySnapshot:
-		_, known := v.ActivityOwners.get(e.MessageID)
+		_, known := v.ActivityOwners.Get(e.MessageID)
 		if !known || e.Replace == nil || *e.Replace {
-			v.ActivityOwners.set(e.MessageID, tagFrom(evTag))
+			v.ActivityOwners.Set(e.MessageID, tagFrom(evTag))
 		}
 	case *agui.ToolCallResult:
-		v.MessageOwners.set(e.MessageID, tagFrom(evTag))
+		v.MessageOwners.Set(e.MessageID, tagFrom(evTag))
 	case *agui.ReasoningStart:
 		return v.openReasoning(typ, e.MessageID, evTag, true)
 	case *agui.ReasoningMessageStart:
@@ -236,20 +244,20 @@ func (v *verifyState) check(ev agui.Event) *violation {
 		kind := "reasoning message"
 		switch e.Subtype {
 		case "tool-call":
-			owner, known = v.ToolOwners.get(e.EntityID)
+			owner, known = v.ToolOwners.Get(e.EntityID)
 			kind = "tool call"
 		case "message":
-			owner, known = v.MessageOwners.get(e.EntityID)
+			owner, known = v.MessageOwners.Get(e.EntityID)
 			if !known {
-				owner, known = v.ReasoningOwners.get(e.EntityID)
+				owner, known = v.ReasoningOwners.Get(e.EntityID)
 			}
 			kind = "message"
 		default:
-			owner, known = v.ReasoningOwners.get(e.EntityID)
+			owner, known = v.ReasoningOwners.Get(e.EntityID)
 		}
 		return ownerMismatch(typ, evTag, owner, known, kind, e.EntityID)
 	case *agui.ActivityDelta:
-		owner, known := v.ActivityOwners.get(e.MessageID)
+		owner, known := v.ActivityOwners.Get(e.MessageID)
 		return ownerMismatch(typ, evTag, owner, known, "activity", e.MessageID)
 	case *agui.SubagentStarted:
 		if !evTag.IsSet() {
@@ -331,7 +339,7 @@ func (v *verifyState) continueText(typ, id string, evTag agui.OptString, end boo
 		}
 		return fail(RuleTextNotOpen, "Cannot send 'TEXT_MESSAGE_CONTENT' event: No active text message found with ID '%s'. Start a text message with 'TEXT_MESSAGE_START' first.", id)
 	}
-	owner, known := v.MessageOwners.get(id)
+	owner, known := v.MessageOwners.Get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "message", id); bad != nil {
 		return bad
 	}
@@ -348,7 +356,7 @@ func (v *verifyState) continueTool(typ, id string, evTag agui.OptString, end boo
 		}
 		return fail(RuleToolCall, "Cannot send 'TOOL_CALL_ARGS' event: No active tool call found with ID '%s'. Start a tool call with 'TOOL_CALL_START' first.", id)
 	}
-	owner, known := v.ToolOwners.get(id)
+	owner, known := v.ToolOwners.Get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "tool call", id); bad != nil {
 		return bad
 	}
@@ -369,13 +377,13 @@ func (v *verifyState) openReasoning(typ, id string, evTag agui.OptString, span b
 		}
 		return fail(RuleReasoning, "Cannot send 'REASONING_MESSAGE_START' event: A reasoning message with ID '%s' is already in progress. Complete it with 'REASONING_MESSAGE_END' first.", id)
 	}
-	owner, known := v.ReasoningOwners.get(id)
+	owner, known := v.ReasoningOwners.Get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
 		return bad
 	}
 	v.opened(open, id)
 	if !known {
-		v.ReasoningOwners.set(id, tagFrom(evTag))
+		v.ReasoningOwners.Set(id, tagFrom(evTag))
 	}
 	return nil
 }
@@ -391,7 +399,7 @@ func (v *verifyState) continueReasoning(typ, id string, evTag agui.OptString, sp
 		}
 		return fail(RuleReasoning, "Cannot send '%s' event: No active reasoning message found with ID '%s'. Start a reasoning message with 'REASONING_MESSAGE_START' first.", typ, id)
 	}
-	owner, known := v.ReasoningOwners.get(id)
+	owner, known := v.ReasoningOwners.Get(id)
 	if bad := ownerMismatch(typ, evTag, owner, known, "reasoning message", id); bad != nil {
 		return bad
 	}

@@ -62,15 +62,15 @@ func (v *verifyState) seedOwners(msgs []agui.Message, authoritative bool) {
 		case agui.RoleActivity:
 			bucket = &v.ActivityOwners
 		}
-		if _, ok := bucket.get(m.ID); authoritative || !ok {
-			bucket.set(m.ID, tagFrom(m.SubagentRunID))
+		if _, ok := bucket.Get(m.ID); authoritative || !ok {
+			bucket.Set(m.ID, tagFrom(m.SubagentRunID))
 		}
 		for _, tc := range m.ToolCalls {
 			if tc.ID == "" {
 				continue
 			}
-			if _, ok := v.ToolOwners.get(tc.ID); authoritative || !ok {
-				v.ToolOwners.set(tc.ID, tagFrom(m.SubagentRunID))
+			if _, ok := v.ToolOwners.Get(tc.ID); authoritative || !ok {
+				v.ToolOwners.Set(tc.ID, tagFrom(m.SubagentRunID))
 			}
 		}
 	}

@@ -23,20 +23,20 @@ func (f *Fold) ItemsMade() uint64 { return f.st.NextItem }
 func (f *Fold) Items() []*model.Item { f.flush(); return f.st.Display.Items }
 
 // Steps returns the agent computer's steps in order (the fold's own; read
-// only): every step, unless Forget dropped the oldest, in which case the
+// only): every step, unless Trim forgot the oldest, in which case the
 // first has Index StepBase.
 func (f *Fold) Steps() []*model.Step { return f.st.Display.Steps }
 
-// StepBase returns how many of the oldest steps Forget dropped: the Index
+// StepBase returns how many of the oldest steps Trim forgot: the Index
 // of the first step Steps returns.
 func (f *Fold) StepBase() int { return f.st.Display.StepBase }
 
-// Step returns the step with Index i, nil when there is none or Forget
-// dropped it.
+// Step returns the step with Index i, nil when there is none or Trim
+// forgot it.
 func (f *Fold) Step(i int) *model.Step { return f.st.Display.stepNo(i) }
 
-// ForgottenStep returns what the fold keeps of step i, which Forget
-// dropped: a step with only its status, category, tool and run, Index -1
+// ForgottenStep returns what the fold keeps of step i, which Trim
+// forgot: a step with only its status, category, tool and run, Index -1
 // and marked Shed, shared by every forgotten step alike (read only). It is
 // nil when step i was not forgotten.
 func (f *Fold) ForgottenStep(i int) *model.Step { return f.st.Display.Sketches.standIn(i) }

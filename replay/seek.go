@@ -3,7 +3,6 @@ package replay
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -147,23 +146,21 @@ func (t *Timeline) Extend(max int) (int, error) {
 	return done, nil
 }
 
-// ShedForCheckpoint drops from every thread of ts what is finished, as the
-// timeline does before each checkpoint: every finished item, the content of
-// every finished step but the newest (a step's skeleton stays, for the
-// step timeline; the newest is what a replay's panel shows) and the
-// tombstones of earlier sheds (fold.Fold.Shed and Forget).
+// ShedForCheckpoint trims every thread of ts to keepReplay, as the
+// timeline does before each checkpoint.
 //
 // Kept whole, the checkpoints of a log held all of it: the replay of a
 // 126 MB, 700,000-event log kept 141 MiB, 103 of it the fold. A checkpoint
 // of a shed fold holds what was open when it was taken; what a person
 // scrolls back to is read back by folding on from an earlier checkpoint
 // (Before).
-func ShedForCheckpoint(ts *fold.Threads) {
-	ts.Shed(0, 1)
-	for _, th := range ts.List() {
-		th.Fold.Forget(math.MaxInt)
-	}
-}
+func ShedForCheckpoint(ts *fold.Threads) { ts.Trim(keepReplay) }
+
+// keepReplay is what a replay keeps of each thread at a checkpoint:
+// no finished item, the content of the newest finished step only (what a
+// replay's panel shows), every step's skeleton (for the step timeline)
+// and the tombstones the trim before made.
+var keepReplay = fold.Keep{Items: 0, Content: 1, Skeletons: fold.All, Tombstones: fold.TombstonesRecent}
 
 // ReadBackOnly makes the timeline shed more before its checkpoints
 // (ShedForReadBack): for a timeline only read back from (Before,
@@ -171,19 +168,18 @@ func ShedForCheckpoint(ts *fold.Threads) {
 // before the first Extend.
 func (t *Timeline) ReadBackOnly() { t.shed = ShedForReadBack }
 
-// ShedForReadBack is ShedForCheckpoint to the bone: every finished item,
-// the content and the skeleton of every finished step, old tombstones. A
-// fold shed so cannot draw a step timeline, but reading a shed item or
-// step back from its checkpoint goes as from one that kept more: what is
-// read back is made after the checkpoint. A read-back timeline of the
+// ShedForReadBack is ShedForCheckpoint to the bone (keepReadBack): every
+// finished item, the content and the skeleton of every finished step, old
+// tombstones. A fold shed so cannot draw a step timeline, but reading a
+// shed item or step back from its checkpoint goes as from one that kept
+// more: what is read back is made after the checkpoint. A read-back timeline of the
 // 126 MB, 700,000-event log, with its index, keeps 38 MiB this way,
 // against 50 MiB shed as for a replay.
-func ShedForReadBack(ts *fold.Threads) {
-	ts.Shed(0, 0)
-	for _, th := range ts.List() {
-		th.Fold.Forget(0)
-	}
-}
+func ShedForReadBack(ts *fold.Threads) { ts.Trim(keepReadBack) }
+
+// keepReadBack keeps no finished item, no step's content or skeleton, and
+// the tombstones the trim before made.
+var keepReadBack = fold.Keep{Tombstones: fold.TombstonesRecent}
 
 // starts returns the position after the record each new thing began at:
 // the record whose Seq is its first (recs begin at position at).

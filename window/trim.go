@@ -5,16 +5,14 @@ import "github.com/agentwatch/agentwatch/internal/words"
 // Trim trims the fold of the thread at at to what the window keeps, once it
 // holds twice as many items, unless looking says a person looks back in it
 // (the thread on screen, not following its newest step): what they look at
-// stays. The tombstones of older trims go, and the skeletons of all but the
-// newest steps. It reports whether it trimmed; the items read back for the
+// stays. It reports whether it trimmed; the items read back for the
 // thread are dropped then, being far from what it keeps now.
 func (w *Window) Trim(at At, looking bool) bool {
 	f := at.Fold
 	if f == nil || looking || len(f.Items()) < 2*w.opts.Keep.Items {
 		return false
 	}
-	f.Shed(w.opts.Keep.Items, w.opts.Keep.Steps)
-	f.Forget(w.opts.Keep.Skeletons)
+	f.Trim(w.opts.Keep)
 	delete(w.views, w.keyOf(at))
 	return true
 }

@@ -59,22 +59,17 @@ type ItemsRead struct {
 	Steps []*model.Step
 }
 
-// Keep is what a view keeps of a thread: its newest Items items, the
-// content of its newest Steps steps, and the skeletons of its newest
-// Skeletons steps (older ones are sketched in two bytes). A thread is
-// trimmed to it once it holds twice Items items.
-type Keep struct {
-	Items, Steps, Skeletons int
-}
-
-// ScreenKeep is what the screen keeps: about 1.5 MB of skeletons a thread,
-// and a few thousand items, against some 800 bytes a step without end.
-var ScreenKeep = Keep{Items: 2000, Steps: 256, Skeletons: 2048}
+// ScreenKeep is what the screen keeps of a thread: about 1.5 MB of
+// skeletons, and a few thousand items, against some 800 bytes a step
+// without end; the tombstones of the trim before, so what an agent sends
+// again about a dropped item folds as it would have. A thread is trimmed to
+// its Keep once it holds twice Keep.Items items.
+var ScreenKeep = fold.Keep{Items: 2000, Content: 256, Skeletons: 2048, Tombstones: fold.TombstonesRecent}
 
 // Options shape a window.
 type Options struct {
 	// Keep is what a thread keeps (ScreenKeep when zero).
-	Keep Keep
+	Keep fold.Keep
 	// Reader is how a source's shed items and steps are read back, nil
 	// when the source is not a file (what was shed is gone). It is asked
 	// once per source.
@@ -122,7 +117,7 @@ type Window struct {
 
 // New returns a window shaped by opts.
 func New(opts Options) *Window {
-	if opts.Keep == (Keep{}) {
+	if opts.Keep == (fold.Keep{}) {
 		opts.Keep = ScreenKeep
 	}
 	return &Window{opts: opts}
@@ -132,7 +127,7 @@ func New(opts Options) *Window {
 func (w *Window) Recording() string { return w.opts.Recording }
 
 // Keeps is what the window keeps of a thread.
-func (w *Window) Keeps() Keep { return w.opts.Keep }
+func (w *Window) Keeps() fold.Keep { return w.opts.Keep }
 
 // now is the window's clock.
 func (w *Window) now() time.Time {

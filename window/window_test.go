@@ -14,7 +14,7 @@ import (
 
 // small is what the tests keep: small enough that a few thousand events
 // are trimmed many times.
-var small = Keep{Items: 200, Steps: 20, Skeletons: 100}
+var small = fold.Keep{Items: 200, Content: 20, Skeletons: 100, Tombstones: fold.TombstonesRecent}
 
 // wholeReader reads back from a fold of the whole log that never let go of
 // anything: what a file's index would give.

@@ -6,6 +6,11 @@ import (
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
+// AG-UI's *_CHUNK events (TEXT_MESSAGE_CHUNK, TOOL_CALL_CHUNK,
+// REASONING_MESSAGE_CHUNK), expanded into the start, content and end
+// events the rest of the fold reads, as the reference's transformChunks
+// does. (The blocks a persistent list is kept in are persist's.)
+
 // laneKind is what a lane's open chunk stream builds.
 type laneKind string
 
