@@ -396,17 +396,20 @@ func TestTimelineMarkers(t *testing.T) {
 	}
 }
 
-// Before gives, for any position k and any item At(k) shed, a fold to go
+// Before gives, for any position k (every one of a short log, those
+// seekSplits picks in a longer one) and any item At(k) shed, a fold to go
 // on from that holds the item whole once the records up to k are folded
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBefore(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		for _, mode := range timelineModes {
 			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
 				tl := modeTimeline(t, recs, 3, mode)
 				read := 0
-				for k := 0; k <= len(recs); k += 1 + k%5 {
-					whole := foldRecs(recs[:k])
+				walk := newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
+					whole := walk.At(k)
 					for _, th := range whole.List() {
 						for seq := uint64(1); seq <= th.Fold.ItemsMade(); seq++ {
 							ts, at, err := tl.Before(k, th.Source, th.ID, seq)
@@ -455,17 +458,20 @@ func itemOf(ts *fold.Threads, th *fold.Thread, seq uint64) *model.Item {
 	return nil
 }
 
-// BeforeStep gives, for any position k and any step At(k) shed, a fold to
-// go on from that holds the step whole once the records up to k are folded
+// BeforeStep gives, for any position k (every one of a short log, those
+// seekSplits picks in a longer one) and any step At(k) shed, a fold to go
+// on from that holds the step whole once the records up to k are folded
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBeforeStep(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		for _, mode := range timelineModes {
 			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
 				tl := modeTimeline(t, recs, 3, mode)
 				shed := 0
-				for k := 0; k <= len(recs); k += 1 + k%7 {
-					whole := foldRecs(recs[:k])
+				walk := newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
+					whole := walk.At(k)
 					at, err := tl.At(k)
 					if err != nil {
 						t.Fatal(err)
