@@ -34,7 +34,7 @@ func TestLawThreadsExportEverySplit(t *testing.T) {
 			var earlier []fold.ThreadsSnapshot
 			var frozen [][]byte
 			k := 0
-			for i, at := range splits(len(steps)) {
+			for i, at := range stepSplits(steps) {
 				for ; k < at; k++ {
 					if got := applyStep(head, steps[k]); got != wantUps[k] {
 						t.Fatalf("step %d: a set that exported on the way updates differently:\n%s\n%s", k, got, wantUps[k])
@@ -81,7 +81,7 @@ func TestLawThreadsExportShed(t *testing.T) {
 	for name, steps := range threadsInputs(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			for _, at := range splits(len(steps)) {
+			for _, at := range stepSplits(steps) {
 				orig := fold.NewThreads(fold.Options{})
 				for _, st := range steps[:at] {
 					applyStep(orig, st)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/splits"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
@@ -219,16 +220,22 @@ func threadsInputs(t *testing.T) map[string][]threadsStep {
 	return out
 }
 
-// splits are the split points the law is checked at: every one in a
-// small log, about 300 spread over a bigger one, and the last.
-func splits(n int) []int {
-	step := max(1, n/300)
-	if testing.Short() {
-		step = max(1, n/40)
+// stepSplits are the split points the law is checked at: every one of a
+// short input; in a longer one, the first step of each kind (a record's
+// event, or a Forget) with its neighbours, and a stride between
+// (splits.Points).
+func stepSplits(steps []threadsStep) []int {
+	seen := map[string]bool{}
+	var marks []int
+	for i, st := range steps {
+		kind := "forget"
+		if !st.forget {
+			kind = splits.Kind(st.rec)
+		}
+		if !seen[kind] {
+			seen[kind] = true
+			marks = append(marks, i+1)
+		}
 	}
-	var ks []int
-	for k := 0; k < n; k += step {
-		ks = append(ks, k)
-	}
-	return append(ks, n)
+	return splits.Points(len(steps), marks...)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/testkit/loggen"
+	"github.com/agentwatch/agentwatch/internal/testkit/splits"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/agentwatch/agentwatch/sources"
@@ -308,39 +309,53 @@ func threadsExport(t *testing.T, ts *fold.Threads) string {
 	return b.String()
 }
 
-// Law 1 for threads: at every split point, a set restored from a
-// checkpoint and given the rest equals the set that folded everything;
-// the set that took the checkpoint goes on unchanged by it, and a second
-// restore from the same checkpoint is independent of the first.
+// Law 1 for threads: at every split point of a short log, and at those
+// splits.Points picks in a longer one, a set restored from a checkpoint
+// and given the rest equals the set that folded everything; the set that
+// took the checkpoint goes on unchanged by it, and a second restore from
+// the same checkpoint is independent of the first. It holds for the first
+// checkpoint of a set that folded the first k records at once, and for
+// each of a chain that one set takes as it walks the records.
 func TestLawThreadsCheckpointEverySplit(t *testing.T) {
 	recs := readAll(t, bytes.NewReader(loggen.GenerateThreads(400, 3, 9)))
 	whole := fold.NewThreads(fold.Options{})
 	whole.Apply("s", recs...)
 	want := threadsExport(t, whole)
-	step := 1
-	if testing.Short() {
-		step = 13
-	}
-	for k := 0; k <= len(recs); k += step {
+	ks := splits.Points(len(recs), splits.Firsts(recs)...)
+	head := fold.NewThreads(fold.Options{})
+	var chain, first []*fold.ThreadsCheckpoint
+	done := 0
+	for _, k := range ks {
+		head.Apply("s", recs[done:k]...)
+		done = k
+		chain = append(chain, head.Checkpoint())
 		a := fold.NewThreads(fold.Options{})
 		a.Apply("s", recs[:k]...)
-		cp := a.Checkpoint()
+		first = append(first, a.Checkpoint())
 		a.Apply("s", recs[k:]...)
 		if got := threadsExport(t, a); got != want {
 			t.Fatalf("split %d: the set that took the checkpoint differs", k)
 		}
-		b := fold.ThreadsFromCheckpoint(cp, fold.Options{})
-		c := fold.ThreadsFromCheckpoint(cp, fold.Options{})
-		b.Apply("s", recs[k:]...)
-		if got := threadsExport(t, b); got != want {
-			t.Fatalf("split %d: restored and continued differs from folding everything", k)
-		}
-		if k < len(recs) {
-			c.Apply("s", recs[k:k+1]...)
-			d := fold.ThreadsFromCheckpoint(cp, fold.Options{})
-			d.Apply("s", recs[k:]...)
-			if got := threadsExport(t, d); got != want {
-				t.Fatalf("split %d: a second restore was changed by the first", k)
+	}
+	if got := threadsExport(t, head); got != want {
+		t.Fatal("the set that took a checkpoint at every split differs")
+	}
+	// Restored only now, once the sets that took them have gone on.
+	for i, k := range ks {
+		for _, cp := range []*fold.ThreadsCheckpoint{first[i], chain[i]} {
+			b := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+			c := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+			b.Apply("s", recs[k:]...)
+			if got := threadsExport(t, b); got != want {
+				t.Fatalf("split %d: restored and continued differs from folding everything", k)
+			}
+			if k < len(recs) {
+				c.Apply("s", recs[k:k+1]...)
+				d := fold.ThreadsFromCheckpoint(cp, fold.Options{})
+				d.Apply("s", recs[k:]...)
+				if got := threadsExport(t, d); got != want {
+					t.Fatalf("split %d: a second restore was changed by the first", k)
+				}
 			}
 		}
 	}

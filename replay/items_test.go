@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -10,18 +11,30 @@ import (
 // the fold of the records up to where it stopped, without shedding, has
 // them; and it stops early only once every item wanted is there and
 // finished or held by the position's fold, or it has waited long enough
-// for one that stays open.
+// for one that stays open. Checked at every position of a short log and
+// those seekSplits picks in a longer one.
 func TestTimelineItems(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		for _, mode := range timelineModes {
 			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
 				tl := modeTimeline(t, recs, 3, mode)
 				shed := 0
-				for k := 0; k <= len(recs); k += 1 + k%4 {
-					whole := foldRecs(recs[:k])
+				walk := newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
+					whole := walk.At(k)
 					at, err := tl.At(k)
 					if err != nil {
 						t.Fatal(err)
+					}
+					// The folds of the records up to where a read stopped,
+					// made once for all the reads from k that stop there.
+					upTo := map[int]*fold.Threads{k: whole}
+					foldUpTo := func(j int) *fold.Threads {
+						if upTo[j] == nil {
+							upTo[j] = foldRecs(recs[:j])
+						}
+						return upTo[j]
 					}
 					for _, th := range whole.List() {
 						shed += int(th.Fold.ItemsMade()) - len(findThread(at.List(), th.Source, th.ID).Fold.Items())
@@ -34,7 +47,7 @@ func TestTimelineItems(t *testing.T) {
 							if j > k || j < 0 {
 								t.Fatalf("Items(%d, …) stopped at %d", k, j)
 							}
-							then := findThread(foldRecs(recs[:j]).List(), th.Source, th.ID)
+							then := findThread(foldUpTo(j).List(), th.Source, th.ID)
 							var want []*model.Item
 							stillOpen := false
 							for _, it := range then.Fold.Items() {

@@ -90,19 +90,18 @@ func foldRecs(recs []model.Record) *fold.Threads {
 	return ts
 }
 
-// The law: for every k, the fold At(k) returns is the fold of the first k
+// The law: for every k of a short log, and at the positions seekSplits
+// picks in a longer one, the fold At(k) returns is the fold of the first k
 // records shed as the timeline sheds, before every checkpoint
 // (foldShedding); what it keeps is what the fold of the first k records
 // without shedding has, and so is what it keeps after playing on to the
 // end.
 func TestTimelineSeekLaw(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		whole := make([]*fold.Threads, len(recs)+1) // whole[k]: folding recs[:k], nothing shed
-		for k := range whole {
-			whole[k] = foldRecs(recs[:k])
-		}
 		for _, every := range []int{1, 3, 0} {
 			t.Run(name+"/every="+strconv.Itoa(every), func(t *testing.T) {
+				t.Parallel()
+				end := foldRecs(recs)
 				tl, err := BuildTimeline(Slice(recs), fold.Options{}, every)
 				if err != nil {
 					t.Fatal(err)
@@ -110,17 +109,19 @@ func TestTimelineSeekLaw(t *testing.T) {
 				if tl.Len() != len(recs) {
 					t.Fatalf("Len = %d, want %d", tl.Len(), len(recs))
 				}
-				for k := 0; k <= len(recs); k++ {
+				// The references walk the log once, each the same fold moved on.
+				shedding, whole := newWalker(recs, tl.Every()), newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
 					f, err := tl.At(k)
 					if err != nil {
 						t.Fatalf("At(%d): %v", k, err)
 					}
-					if got, want := state(t, f), state(t, foldShedding(recs[:k], tl.Every())); !bytes.Equal(got, want) {
+					if got, want := state(t, f), state(t, shedding.At(k)); !bytes.Equal(got, want) {
 						t.Fatalf("At(%d) differs from folding the first %d records, shedding before each checkpoint:\n got %s\nwant %s", k, k, got, want)
 					}
-					keptAlike(t, fmt.Sprintf("At(%d)", k), f, whole[k])
+					keptAlike(t, fmt.Sprintf("At(%d)", k), f, whole.At(k))
 					f.Apply("", recs[k:]...)
-					keptAlike(t, fmt.Sprintf("At(%d) played to the end", k), f, whole[len(recs)])
+					keptAlike(t, fmt.Sprintf("At(%d) played to the end", k), f, end)
 				}
 			})
 		}
@@ -395,17 +396,20 @@ func TestTimelineMarkers(t *testing.T) {
 	}
 }
 
-// Before gives, for any position k and any item At(k) shed, a fold to go
+// Before gives, for any position k (every one of a short log, those
+// seekSplits picks in a longer one) and any item At(k) shed, a fold to go
 // on from that holds the item whole once the records up to k are folded
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBefore(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		for _, mode := range timelineModes {
 			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
 				tl := modeTimeline(t, recs, 3, mode)
 				read := 0
-				for k := 0; k <= len(recs); k += 1 + k%5 {
-					whole := foldRecs(recs[:k])
+				walk := newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
+					whole := walk.At(k)
 					for _, th := range whole.List() {
 						for seq := uint64(1); seq <= th.Fold.ItemsMade(); seq++ {
 							ts, at, err := tl.Before(k, th.Source, th.ID, seq)
@@ -454,17 +458,20 @@ func itemOf(ts *fold.Threads, th *fold.Thread, seq uint64) *model.Item {
 	return nil
 }
 
-// BeforeStep gives, for any position k and any step At(k) shed, a fold to
-// go on from that holds the step whole once the records up to k are folded
+// BeforeStep gives, for any position k (every one of a short log, those
+// seekSplits picks in a longer one) and any step At(k) shed, a fold to go
+// on from that holds the step whole once the records up to k are folded
 // into it, as the fold of the first k records without shedding has it.
 func TestTimelineBeforeStep(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
 		for _, mode := range timelineModes {
 			t.Run(name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
 				tl := modeTimeline(t, recs, 3, mode)
 				shed := 0
-				for k := 0; k <= len(recs); k += 1 + k%7 {
-					whole := foldRecs(recs[:k])
+				walk := newWalker(recs, 0)
+				for _, k := range seekSplits(recs, tl.Every()) {
+					whole := walk.At(k)
 					at, err := tl.At(k)
 					if err != nil {
 						t.Fatal(err)
