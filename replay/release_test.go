@@ -19,7 +19,7 @@ func TestTimelineReleaseLaw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, split := range splits(len(recs), 16) {
+			for _, split := range seekSplits(recs, every) {
 				tl, err := NewTimeline(Slice(recs), fold.Options{}, every)
 				if err != nil {
 					t.Fatal(err)
@@ -73,20 +73,4 @@ func TestTimelineReleaseNothingMore(t *testing.T) {
 	if tl.build != nil {
 		t.Fatal("an Extend with nothing to fold rebuilt the released fold")
 	}
-}
-
-// splits is up to n positions spread over 0..total, both ends included.
-func splits(total, n int) []int {
-	if total+1 <= n {
-		out := make([]int, total+1)
-		for i := range out {
-			out[i] = i
-		}
-		return out
-	}
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i * total / (n - 1)
-	}
-	return out
 }
