@@ -123,7 +123,7 @@ func monkeyProcess(t *testing.T, s *screenProc, seed uint64, n int) {
 		} else if _, err := io.WriteString(s.tty, monkey.Encode(msg)); err != nil {
 			t.Fatalf("seed %d: input %d (%T %v): the program is gone: %v", seed, i, msg, msg, err)
 		}
-		if i%25 == 0 {
+		if i%25 == 0 || monkey.Alone(msg) {
 			// Let the program take what was typed, as hands leave it time.
 			time.Sleep(5 * time.Millisecond)
 		}

@@ -262,12 +262,49 @@ func (v *testViewer) waitFor(texts ...string) {
 	}
 }
 
+// pressUntil sends keys, one at a time with a pause after each, until the
+// screen shows text, ten times at most, and reports whether it did.
+func (v *testViewer) pressUntil(text string, keys ...string) bool {
+	for range 10 {
+		for _, k := range keys {
+			v.send(k)
+			time.Sleep(100 * time.Millisecond)
+		}
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if strings.Contains(v.screen(), text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // resize tells the server the terminal is now w×h.
 func (v *testViewer) resize(w, h int) {
 	v.t.Helper()
 	v.mu.Lock()
 	v.term.Resize(w, h)
 	v.mu.Unlock()
+	v.windowChange(w, h)
+}
+
+// growTo tells the server the terminal is now w×h, and makes the emulator
+// that size only when it grows: the emulator draws what a terminal of the
+// largest size so far shows (shrinking it while output is on its way
+// trips it up, and what it shows then is not what was sent).
+func (v *testViewer) growTo(w, h int) {
+	v.t.Helper()
+	v.mu.Lock()
+	if ew, eh := v.term.Width(), v.term.Height(); w > ew || h > eh {
+		v.term.Resize(max(w, ew), max(h, eh))
+	}
+	v.mu.Unlock()
+	v.windowChange(w, h)
+}
+
+// windowChange tells the server the terminal is now w×h.
+func (v *testViewer) windowChange(w, h int) {
+	v.t.Helper()
 	if err := v.sess.WindowChange(h, w); err != nil {
 		v.t.Fatal(err)
 	}

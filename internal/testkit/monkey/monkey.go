@@ -170,6 +170,13 @@ func Encode(msg tea.Msg) string {
 	return ""
 }
 
+// Alone reports whether a terminal's bytes for msg come with a pause after
+// them: a lone Esc, which a program told apart from the start of a
+// sequence only by the pause (Esc then ] at once is the start of an
+// operating system command, which swallows every key until it ends).
+// Hands sending msg's bytes wait a little after it.
+func Alone(msg tea.Msg) bool { return Encode(msg) == "\x1b" }
+
 // keySeqs are the xterm sequences of the named keys.
 var keySeqs = map[rune]string{
 	tea.KeyLeft: "\x1b[D", tea.KeyRight: "\x1b[C", tea.KeyUp: "\x1b[A", tea.KeyDown: "\x1b[B",
