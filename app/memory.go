@@ -47,26 +47,16 @@ func tuneForWholeRead(src *Source) {
 
 // tuneForReplay sets the garbage collector for replaying a file of size
 // bytes, whose index, checkpoints and player's fold stay for as long as
-// the replay runs: a limit of the file's size, which follows the live heap
-// once it passes 3/4 of it, at 1.5× the live heap rather than 2×.
-//
-// The timeline and the player shed what is finished at each checkpoint
-// (replay.ShedForCheckpoint), so on the 126 MB, 700,000-event log a replay
-// keeps 53 MiB (0.42× the file; 141 MiB before they shed). The limit
-// then sets the peak. Peak resident against the file, the collector's CPU
-// time, and seeks anywhere after the file is indexed (200 in a row, median
-// / 99th percentile), by limit (go test ./app/ -run '^$' -bench
-// ReplayMemory -benchtime 3x):
-//
-//	1.4× the file   1.49×   0.36 s   3.5 / 12 ms
-//	1×              1.15×   0.72 s   4.0 / 16 ms
-//	0.8×            0.96×   1.39 s   5.4 / 20 ms
-//
-// The file's size keeps well within the budget of 1.5× for half a second
-// more of collecting over the whole index.
+// the replay runs: a limit of 1.25× the file, which follows the live heap
+// at 1.5× once it passes 3/4 of it. The timeline and the player shed what
+// is finished at each checkpoint, and the timeline keeps its checkpoints
+// to a budget (replay.DefaultCheckpointBudget), so what a replay keeps is
+// well under the file and the limit sets the peak; a limit at the file's
+// size made a seek on a log of many threads wait for the collector (the
+// README's benchmark table has the figures: BenchmarkReplayMemory).
 func tuneForReplay(size int64) {
 	debug.SetGCPercent(400)
-	limit := max(wholeReadFloor, size)
+	limit := max(wholeReadFloor, size*5/4)
 	debug.SetMemoryLimit(limit)
 	go raiseLimitWhenOutgrown(limit, 0.75, 1.5)
 }

@@ -26,9 +26,9 @@ import (
 // replayChildEnv names the log TestReplayMemoryChild replays when it is set.
 const replayChildEnv = "AGENTWATCH_REPLAY_CHILD"
 
-// BenchmarkReplayMemory replays the 126 MB, 700,000-event loggen log in a
-// process of its own, as `agentwatch replay` does without the screen: the
-// garbage collector tuned for a replay, the file indexed while the
+// BenchmarkReplayMemory replays the 126 MB, 700,000-event loggen logs of
+// one thread and of 100 threads, each in a process of its own, as
+// `agentwatch replay` does without the screen: the garbage collector tuned for a replay, the file indexed while the
 // timeline folds it, then seeks to 90 % and to the end. It reports the
 // process's peak resident memory against the file (the budget: 1.5×), the
 // heap the replay keeps (index, schedule, timeline, the player's fold),
@@ -39,10 +39,23 @@ const replayChildEnv = "AGENTWATCH_REPLAY_CHILD"
 //
 //	go test ./app/ -run '^$' -bench ReplayMemory -benchtime 3x
 func BenchmarkReplayMemory(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "700k.jsonl")
-	if err := os.WriteFile(path, loggen.Generate(700_000, 1), 0o600); err != nil {
-		b.Fatal(err)
+	for _, threads := range []int{1, 100} {
+		b.Run(strconv.Itoa(threads)+"-threads", func(b *testing.B) {
+			log := loggen.Generate(700_000, 1)
+			if threads > 1 {
+				log = loggen.GenerateThreads(700_000, threads, 1)
+			}
+			path := filepath.Join(b.TempDir(), "700k.jsonl")
+			if err := os.WriteFile(path, log, 0o600); err != nil {
+				b.Fatal(err)
+			}
+			benchReplayMemory(b, path)
+		})
 	}
+}
+
+// benchReplayMemory is BenchmarkReplayMemory of the log at path.
+func benchReplayMemory(b *testing.B, path string) {
 	st, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)

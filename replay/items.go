@@ -33,7 +33,10 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	held := t.held(k, src, id)
+	held, err := t.held(k, src, id)
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	patience := to + 2*(to-from)
 	for at < k {
 		j := min(k, at+itemsBatch)
@@ -97,16 +100,35 @@ func done(items []*model.Item, from, to uint64, held map[uint64]bool) bool {
 }
 
 // held are the items of the thread id of source that the fold At(k)
-// holds because they were open at its checkpoint, which a shed never
-// drops: a read back need not wait for them to finish (a run open to the
-// log's end would make it fold to k), since the fold it reads for has them.
-func (t *Timeline) held(k int, src, id string) map[uint64]bool {
+// holds because they were open where the timeline last shed at or before
+// k, which a shed never drops: a read back need not wait for them to
+// finish (a run open to the log's end would make it fold to k), since the
+// fold it reads for has them. Where that is a checkpoint its items say it;
+// where the checkpoints were thinned (thin.go), the checkpoint before is
+// folded on to there.
+func (t *Timeline) held(k int, src, id string) (map[uint64]bool, error) {
 	t.mu.Lock()
-	cp := t.cps[min(k/t.every, len(t.cps)-1)]
+	c := min(k/t.stride, len(t.cps)-1)
+	cp, from := t.cps[c], c*t.stride
 	t.mu.Unlock()
-	out := map[uint64]bool{}
-	for _, it := range cp.Items(src, id) {
+	var items []*model.Item
+	if shed := k / t.every * t.every; shed <= from {
+		items = cp.Items(src, id)
+	} else {
+		ts := fold.NewThreads(t.opts)
+		if c > 0 {
+			ts = fold.ThreadsFromCheckpoint(cp, t.opts)
+		}
+		if err := t.foldOn(ts, from, shed); err != nil {
+			return nil, err
+		}
+		if th := findThread(ts.List(), src, id); th != nil {
+			items = th.Fold.Items()
+		}
+	}
+	out := make(map[uint64]bool, len(items))
+	for _, it := range items {
 		out[it.Seq] = true
 	}
-	return out
+	return out, nil
 }

@@ -1,10 +1,6 @@
 package replay
 
-import (
-	"fmt"
-
-	"github.com/agentwatch/agentwatch/fold"
-)
+import "github.com/agentwatch/agentwatch/fold"
 
 // Release frees the fold Extend keeps to go on from, once the log is whole
 // and no more records are expected: on a log of many threads it is as big
@@ -22,20 +18,14 @@ func (t *Timeline) Release() {
 func (t *Timeline) resume() error {
 	t.mu.Lock()
 	c, built := len(t.cps)-1, t.built
-	cp := t.cps[c]
+	cp, from := t.cps[c], c*t.stride
 	t.mu.Unlock()
 	ts := fold.NewThreads(t.opts)
 	if c > 0 {
 		ts = fold.ThreadsFromCheckpoint(cp, t.opts)
 	}
-	for i := c * t.every; i < built; {
-		j := min(built, i+t.every)
-		recs, err := t.src.Records(i, j)
-		if err != nil {
-			return fmt.Errorf("timeline: records %d–%d: %w", i, j, err)
-		}
-		ts.Apply(source, recs...)
-		i = j
+	if err := t.foldOn(ts, from, built); err != nil {
+		return err
 	}
 	t.build = ts
 	return nil

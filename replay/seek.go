@@ -43,11 +43,20 @@ type Timeline struct {
 	src   Source
 	opts  fold.Options
 	every int
+	// budget is how many thread checkpoints (a checkpoint of n threads
+	// counts n) the timeline keeps at most (thin.go).
+	budget int
 
 	mu sync.Mutex
-	// cps[i] is the threads' checkpoint after the first i*every records;
-	// cps[0] is the empty set.
-	cps []*fold.ThreadsCheckpoint
+	// cps[i] is the threads' checkpoint after the first i*stride records;
+	// cps[0] is the empty set. stride is a power-of-two multiple of every:
+	// the timeline sheds every `every` records, and keeps a checkpoint of
+	// every stride/every of those places (thin.go).
+	cps    []*fold.ThreadsCheckpoint
+	stride int
+	// threads[i] is how many threads cps[i] holds; kept sums them.
+	threads []int
+	kept    int
 	// stepAt[i] is how many records were applied when step i appeared;
 	// runAt likewise for runs.
 	stepAt, runAt []int
@@ -72,8 +81,8 @@ func NewTimeline(src Source, opts fold.Options, every int) (*Timeline, error) {
 	if every == 0 {
 		every = DefaultCheckpointEvery
 	}
-	t := &Timeline{src: src, opts: opts, every: every, build: fold.NewThreads(opts), shed: ShedForCheckpoint}
-	t.cps = []*fold.ThreadsCheckpoint{t.build.Checkpoint()}
+	t := &Timeline{src: src, opts: opts, every: every, stride: every, budget: DefaultCheckpointBudget, build: fold.NewThreads(opts), shed: ShedForCheckpoint}
+	t.cps, t.threads = []*fold.ThreadsCheckpoint{t.build.Checkpoint()}, []int{0}
 	return t, nil
 }
 
@@ -130,13 +139,15 @@ func (t *Timeline) Extend(max int) (int, error) {
 		var cp *fold.ThreadsCheckpoint
 		if j%t.every == 0 {
 			t.shed(t.build)
-			cp = t.build.Checkpoint()
+			if j%t.stride == 0 { // only Extend changes stride
+				cp = t.build.Checkpoint()
+			}
 		}
 		t.mu.Lock()
 		t.stepAt = append(t.stepAt, steps...)
 		t.runAt = append(t.runAt, runs...)
 		if cp != nil {
-			t.cps = append(t.cps, cp)
+			t.keep(cp, t.build.Len())
 		}
 		t.built = j
 		t.mu.Unlock()
@@ -200,7 +211,9 @@ func (t *Timeline) Len() int {
 	return t.built
 }
 
-// Every is the checkpoint spacing in records.
+// Every is how many records apart the timeline sheds (ShedForCheckpoint):
+// the fold at a position is the fold of the records before it, shed at
+// each multiple of Every. Its checkpoints are a multiple of it apart.
 func (t *Timeline) Every() int { return t.every }
 
 // Checkpoints returns how many checkpoints the timeline holds.
@@ -235,19 +248,15 @@ func (t *Timeline) At(k int) (*fold.Threads, error) {
 		t.mu.Unlock()
 		return nil, fmt.Errorf("timeline: position %d out of range [0, %d]", k, n)
 	}
-	c := min(k/t.every, len(t.cps)-1)
-	cp := t.cps[c]
+	c := min(k/t.stride, len(t.cps)-1)
+	cp, from := t.cps[c], c*t.stride
 	t.mu.Unlock()
 	ts := fold.NewThreads(t.opts)
 	if c > 0 { // before the first spacing, a new set is the checkpoint
 		ts = fold.ThreadsFromCheckpoint(cp, t.opts)
 	}
-	if k > c*t.every {
-		recs, err := t.src.Records(c*t.every, k)
-		if err != nil {
-			return nil, fmt.Errorf("timeline: records %d–%d: %w", c*t.every, k, err)
-		}
-		ts.Apply(source, recs...)
+	if err := t.foldOn(ts, from, k); err != nil {
+		return nil, err
 	}
 	return ts, nil
 }
@@ -285,13 +294,13 @@ func (t *Timeline) before(k int, too func(*fold.ThreadsCheckpoint) bool) (*fold.
 		t.mu.Unlock()
 		return nil, 0, fmt.Errorf("timeline: position %d out of range [0, %d]", k, n)
 	}
-	cps := t.cps[:min(k/t.every, len(t.cps)-1)+1]
+	cps, stride := t.cps[:min(k/t.stride, len(t.cps)-1)+1], t.stride
 	t.mu.Unlock()
 	c := sort.Search(len(cps), func(i int) bool { return too(cps[i]) }) - 1
 	if c <= 0 {
 		return fold.NewThreads(t.opts), 0, nil
 	}
-	return fold.ThreadsFromCheckpoint(cps[c], t.opts), c * t.every, nil
+	return fold.ThreadsFromCheckpoint(cps[c], t.opts), c * stride, nil
 }
 
 // Records reads records i to j−1 of the timeline's log.

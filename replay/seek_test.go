@@ -98,13 +98,29 @@ func foldRecs(recs []model.Record) *fold.Threads {
 // end.
 func TestTimelineSeekLaw(t *testing.T) {
 	for name, recs := range seekFixtures(t) {
-		for _, every := range []int{1, 3, 0} {
-			t.Run(name+"/every="+strconv.Itoa(every), func(t *testing.T) {
+		for _, c := range []struct{ every, budget int }{{1, 0}, {3, 0}, {0, 0}, {1, 2}, {3, 5}} {
+			every := c.every
+			label := name + "/every=" + strconv.Itoa(every)
+			if c.budget > 0 {
+				label += "/budget=" + strconv.Itoa(c.budget)
+			}
+			t.Run(label, func(t *testing.T) {
 				t.Parallel()
 				end := foldRecs(recs)
-				tl, err := BuildTimeline(Slice(recs), fold.Options{}, every)
+				tl, err := NewTimeline(Slice(recs), fold.Options{}, every)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if c.budget > 0 {
+					tl.SetCheckpointBudget(c.budget)
+				}
+				for n := 1; n > 0; {
+					if n, err = tl.Extend(7); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if c.budget > 0 && tl.Checkpoints() > 2 && tl.kept > c.budget {
+					t.Fatalf("%d checkpoints hold %d thread checkpoints, over the budget of %d", tl.Checkpoints(), tl.kept, c.budget)
 				}
 				if tl.Len() != len(recs) {
 					t.Fatalf("Len = %d, want %d", tl.Len(), len(recs))
@@ -435,7 +451,7 @@ func TestTimelineBefore(t *testing.T) {
 				if _, _, err := tl.Before(len(recs)+1, "", "", 1); err == nil {
 					t.Fatal("Before past the end: want an error")
 				}
-				if len(recs) > 20 && read == 0 {
+				if len(recs) > 20 && read == 0 && mode != "thinned" {
 					t.Fatal("every item was read from the start: no checkpoint was used")
 				}
 			})
@@ -506,9 +522,11 @@ func TestTimelineBeforeStep(t *testing.T) {
 	}
 }
 
-// timelineModes are the ways a timeline sheds: for a replay, and for
-// reading back only (ReadBackOnly).
-var timelineModes = []string{"replay", "read-back"}
+// timelineModes are the ways a timeline sheds: for a replay, for reading
+// back only (ReadBackOnly), and for a replay whose checkpoints are thinned
+// to a budget of 4 thread checkpoints (a checkpoint only every several
+// places it sheds).
+var timelineModes = []string{"replay", "read-back", "thinned"}
 
 // modeTimeline builds a timeline over recs that sheds as mode says.
 func modeTimeline(t *testing.T, recs []model.Record, every int, mode string) *Timeline {
@@ -517,8 +535,11 @@ func modeTimeline(t *testing.T, recs []model.Record, every int, mode string) *Ti
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mode == "read-back" {
+	switch mode {
+	case "read-back":
 		tl.ReadBackOnly()
+	case "thinned":
+		tl.SetCheckpointBudget(4)
 	}
 	if _, err := tl.Extend(len(recs)); err != nil {
 		t.Fatal(err)
