@@ -81,7 +81,12 @@ func (c *canvas) lines(out []string) []string {
 			out = append(out, row[0].line)
 		default:
 			slices.SortStableFunc(row, func(a, b canvasPiece) int { return a.x - b.x })
+			n := 0
+			for _, p := range row {
+				n += len(p.line)
+			}
 			var b strings.Builder
+			b.Grow(n)
 			for _, p := range row {
 				b.WriteString(p.line)
 			}
