@@ -113,9 +113,11 @@ type App struct {
 	reveal bool
 
 	// frame is the screen as relayout laid it out after the last Update,
-	// and geo where things are on it, for the mouse.
-	frame []string
-	geo   appGeometry
+	// and geo where things are on it, for the mouse; canvas is what
+	// relayout draws the frame on, kept to be reused.
+	frame  []string
+	geo    appGeometry
+	canvas canvas
 
 	panelCache panelCache
 	// panelScroll is the first line of the step's view the panel shows,

@@ -66,7 +66,7 @@ func (a *App) click(m tea.Mouse) tea.Cmd {
 		}
 	}
 	if g.timeline.contains(m.X, m.Y) {
-		h := g.timelineView.HitAt(m.Y-g.timeline.y, m.X-g.timeline.x)
+		h := g.timelineView.HitAt(g.timelineLine(m.Y), m.X-g.timeline.x)
 		switch h.Kind {
 		case computer.HitChip:
 			a.stopPlay()

@@ -1,8 +1,9 @@
 package tui
 
-// This file lays the screen out, once per Update: the areas of the panes,
-// the sizes of the components, the scroll, the hit areas of the mouse, and
-// the lines of each pane. View only joins them and draws the overlays.
+// This file draws the screen, once per Update, into the rectangles layOut
+// computed (app_rects.go): it sizes the components to their rectangles,
+// sets the scroll, and draws each part into its own. View only joins the
+// lines and draws the overlays.
 
 import (
 	"strings"
@@ -15,9 +16,10 @@ import (
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
-// relayout lays the screen out for the state Update left: exactly height
-// lines of exactly width cells in a.frame, and where each thing is in
-// a.geo.
+// relayout lays the screen out for the state Update left: it computes the
+// screen's rectangles (layOut, app_rects.go), sizes the components to
+// them and draws each part into its own, so that a.frame is exactly height
+// lines of exactly width cells and a.geo says where each thing is on it.
 func (a *App) relayout() {
 	a.geo = appGeometry{}
 	a.frame = a.frame[:0]
@@ -26,59 +28,55 @@ func (a *App) relayout() {
 		return
 	}
 	searchLine := a.searchLine()
-	searchRows := 0
+	tv, _ := a.mode.(*threadsView)
+	listing := tv != nil && tv.listing
+	in := layoutInput{w: w, h: h, listing: listing, zoom: a.zoom, hidePanel: a.hidePanel, sideBySide: a.sideBySide(), agentRows: a.agentRows()}
 	if searchLine != "" {
-		searchRows = 1
+		in.searchRows = 1
 	}
-	rows := max(1, h-1-a.agentRows()-searchRows) // the footer, the agent's and search's lines
-	lines := a.frame
-	if tv, ok := a.mode.(*threadsView); ok && tv.listing {
-		lines = append(lines, a.listScreen(tv, w, rows)...)
-		if searchLine != "" {
-			lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
-		}
-		lines = append(lines, a.footerLine(w))
-		a.frame = lines
-		return
+	var s *model.Step
+	if !listing {
+		s = a.panelStep()
+		mark, _ := a.headerMark()
+		in.step, in.replay, in.markCells = s != nil, a.modeIs(modeReplay), ansi.StringWidth(mark)
+		in.runTree = a.showRuns && !(a.showPlan && a.plan() != nil)
 	}
-	if a.zoom {
-		lines = append(lines, a.panelPane(rect{0, 0, w, rows})...)
-	} else if a.hidePanel {
-		lines = append(lines, a.transcriptPane(rect{0, 0, w, rows})...)
-	} else if a.sideBySide() {
-		tw := w * appSideShare / 100
-		pw := w - tw - 1
-		left := a.transcriptPane(rect{0, 0, tw, rows})
-		right := a.panelPane(rect{tw + 1, 0, pw, rows})
-		sep := styles.Faint + "│" + styles.Reset
-		for i := range rows {
-			lines = append(lines, left[i]+sep+right[i])
-		}
+	l := layOut(in)
+	a.geo.screenLayout = l
+	c := &a.canvas
+	c.reset(h)
+	if listing {
+		a.drawList(c, tv, l)
 	} else {
-		ph := rows * appSheetShare / 100
-		th := rows - ph
-		lines = append(lines, a.transcriptPane(rect{0, 0, w, th})...)
-		lines = append(lines, a.panelPane(rect{0, th, w, ph})...)
+		if l.transcriptPane.w > 0 {
+			a.drawTranscript(c, l)
+		}
+		c.fill(l.separator, styles.Faint+"│"+styles.Reset)
+		if !l.panelPane.empty() {
+			a.drawPanel(c, l, s)
+		}
 	}
-	if searchLine != "" {
-		lines = append(lines, render.Pad(ansi.Truncate(searchLine, w, "…"), w))
-	}
+	c.putLine(l.search, ansi.Truncate(searchLine, w, "…"))
 	if g, ok := a.mode.(*sessionMode); ok {
-		lines = append(lines, a.agentLines(g, w)...)
+		c.put(l.agent, lastLines(a.agentLines(g, w), l.agent.h))
 	}
-	lines = append(lines, a.footerLine(w))
-	if len(lines) > h {
-		lines = lines[len(lines)-h:]
-	}
-	a.frame = lines
+	c.putLine(l.footer, a.footerLine(w))
+	a.frame = c.lines(a.frame)
 }
 
-// transcriptPane draws the title line and the transcript into r.
-func (a *App) transcriptPane(r rect) []string {
-	out := make([]string, 0, r.h)
-	if r.h < 1 {
-		return out
+// panelStep is the step the panel shows: the selected one, none while the
+// filter hides every step.
+func (a *App) panelStep() *model.Step {
+	if a.filtering() && len(a.filter.kept) == 0 {
+		return nil
 	}
+	return a.step()
+}
+
+// drawTranscript sizes the transcript to its rectangle and draws its pane:
+// the title line and the transcript. A pane laid out without rows still
+// sizes the transcript, to none.
+func (a *App) drawTranscript(c *canvas, l screenLayout) {
 	title := "transcript"
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
@@ -94,10 +92,8 @@ func (a *App) transcriptPane(r rect) []string {
 	if d := a.droppedNote(); d != "" {
 		title += " · " + d
 	}
-	out = append(out, titleLine(title, a.focus == focusTranscript, r.w))
-	a.geo.transcriptTitle = rect{r.x, r.y, r.w, 1}
-	body := rect{r.x, r.y + 1, r.w, r.h - 1}
-	a.geo.transcript = body
+	c.putLine(l.transcriptTitle, titleLine(title, a.focus == focusTranscript, l.transcriptPane.w))
+	body := l.transcript
 	a.transcript.SetSize(body.w, body.h)
 	if a.reveal && !a.following && a.selected >= 0 {
 		a.transcript.ShowStep(a.selected)
@@ -106,154 +102,120 @@ func (a *App) transcriptPane(r rect) []string {
 	a.transcript.SetSourceLive(a.state() == wordLive)
 	a.transcript.SetMark(a.selected)
 	a.transcript.SetCursorShown(a.focus == focusTranscript)
-	for _, l := range a.transcript.View() {
-		out = append(out, render.Pad(l, r.w))
-	}
-	for len(out) < r.h {
-		out = append(out, strings.Repeat(" ", r.w))
-	}
-	return out[:r.h]
+	c.put(body, a.transcript.View())
 }
 
-// panelPane draws the computer panel into r: a title line, the header
-// (live mark and step), the step's view, its status and the timeline.
-func (a *App) panelPane(r rect) []string {
-	out := make([]string, 0, r.h)
-	if r.h < 1 {
-		return out
+// drawPanel draws the computer panel into its rectangles: the title line,
+// and in the body the header (live mark and step), the step's view, its
+// status, the replay bar and the timeline; or, with no step s, what the
+// panel waits for.
+func (a *App) drawPanel(c *canvas, l screenLayout, s *model.Step) {
+	c.putLine(l.panelTitle, titleLine("agent computer", a.focus == focusPanel, l.panelPane.w))
+	if l.panel.empty() {
+		return
 	}
-	out = append(out, titleLine("agent computer", a.focus == focusPanel, r.w))
-	body := rect{r.x, r.y + 1, r.w, r.h - 1}
-	a.geo.panel = body
-	if body.h < 1 {
-		return out
-	}
-	s := a.step()
-	if a.filtering() && len(a.filter.kept) == 0 {
-		s = nil
-	}
-	a.geo.replayBar = rect{}
 	if s == nil {
-		blank := strings.Repeat(" ", r.w)
-		for i := range body.h {
-			switch {
-			case a.modeIs(modeReplay) && i == body.h-1:
-				out = append(out, a.replayBarLine(r.x, body.y+i, r.w))
-			case i == body.h/2:
-				wait := appWaiting
-				if _, _, reading := a.win.Reading(); reading {
-					wait = "reading the log…"
-				}
-				if a.filtering() && len(a.allSteps()) > 0 {
-					wait = "no step matches the filter " + Plain(a.filter.spec.String()) + " (f changes it, esc clears it)"
-				}
-				out = append(out, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), r.w))
-			default:
-				out = append(out, blank)
-			}
-		}
-		return out
+		a.drawPanelWaiting(c, l)
+		return
 	}
-
-	fixed := 5 // header, status, three timeline lines
-	if a.modeIs(modeReplay) {
-		fixed++ // the replay bar
-	}
-	viewH := max(0, body.h-fixed)
-	a.geo.panelView = rect{r.x, body.y + 1, r.w, viewH}
-	lines := make([]string, 0, viewH+fixed)
-	lines = append(lines, a.panelHeader(s, body))
+	w := l.panel.w
+	c.putLine(l.header, a.panelHeader(s, w))
+	viewH := l.panelView.h
 	var view []string
 	var at computer.ScrollPos
-	a.geo.runTree = rect{}
 	if plan := a.plan(); a.showPlan && plan != nil {
-		view, at = a.scrolled(render.PlanLines(plan.Data, r.w, panelDocMax), viewH, false)
+		view, at = a.scrolled(render.PlanLines(plan.Data, w, panelDocMax), viewH, false)
 	} else if a.showRuns {
-		view = a.runTreeView(r.w, viewH)
-		a.geo.runTree = rect{r.x, body.y + 1, r.w, viewH}
+		view = a.runTreeView(w, viewH)
 	} else {
 		roomH := viewH
 		note := a.readBackNote()
 		if note != "" {
 			roomH--
 		}
-		view, at = a.panelWindow(a.shownStep(), r.w, roomH)
+		view, at = a.panelWindow(a.shownStep(), w, roomH)
 		if note != "" {
-			view = append([]string{styles.Faint + ansi.Truncate(Plain(note), r.w, "…") + styles.Reset}, view...)
+			view = append([]string{styles.Faint + ansi.Truncate(Plain(note), w, "…") + styles.Reset}, view...)
 		}
 	}
-	for i := range viewH {
-		if i < len(view) {
-			lines = append(lines, render.Pad(view[i], r.w))
-		} else {
-			lines = append(lines, strings.Repeat(" ", r.w))
-		}
-	}
+	c.put(l.panelView, view)
 	pos, _ := a.shownPos(a.selected)
 	status := computer.StatusInfo{Step: s, Index: pos, Total: len(a.shownSteps()), At: at}
 	if a.filtering() {
 		status.Filter = a.filter.spec.String()
 	}
-	lines = append(lines, render.Pad(computer.StatusLine(status, r.w), r.w))
+	c.putLine(l.status, computer.StatusLine(status, w))
 	if a.modeIs(modeReplay) {
-		lines = append(lines, a.replayBarLine(r.x, 0, r.w)) // y set below
+		c.putLine(l.replayBar, a.replayBarLine(w))
 	}
 	playing := a.playing
 	if rp, ok := a.mode.(*replayMode); ok {
 		playing = rp.player.Playing() // the button says what a click will do to the player
 	}
-	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: playing, Live: a.live(), Watching: a.watching()}, r.w)
+	tl := computer.Timeline(computer.TimelineState{Steps: a.shownSteps(), Current: pos, Playing: playing, Live: a.live(), Watching: a.watching()}, w)
 	if a.done {
 		tl.HideLiveButton()
 	}
-	for _, l := range tl.Lines {
-		lines = append(lines, render.Pad(l, r.w))
-	}
-	// Too short for everything: keep the timeline, the part that is clicked.
-	drop := max(0, len(lines)-body.h)
-	if drop > 0 {
-		lines = lines[drop:]
-		if a.geo.liveMark.w > 0 {
-			a.geo.liveMark = rect{}
-		}
-		if a.geo.runTree.h > 0 {
-			a.geo.runTree.y -= drop
-		}
-	}
-	a.geo.timeline = rect{r.x, body.y + len(lines) - 3, r.w, 3}
-	if a.modeIs(modeReplay) {
-		a.geo.replayBar.y = body.y + len(lines) - 4
-	}
+	c.put(l.timeline, lastLines(tl.Lines, l.timeline.h))
 	a.geo.timelineView = tl
-	return append(out, lines...)
 }
 
-// replayBarLine draws the replay bar at (x, y) and notes where it is.
-func (a *App) replayBarLine(x, y, w int) string {
+// drawPanelWaiting draws the panel's body with no step to show: blank but
+// for the wait line and the replay bar.
+func (a *App) drawPanelWaiting(c *canvas, l screenLayout) {
+	blank := strings.Repeat(" ", l.panel.w)
+	for y := l.panel.y; y < l.panel.bottom(); y++ {
+		row := rect{l.panel.x, y, l.panel.w, 1}
+		switch row {
+		case l.replayBar:
+			c.putLine(row, a.replayBarLine(row.w))
+		case l.wait:
+			wait := appWaiting
+			if _, _, reading := a.win.Reading(); reading {
+				wait = "reading the log…"
+			}
+			if a.filtering() && len(a.allSteps()) > 0 {
+				wait = "no step matches the filter " + Plain(a.filter.spec.String()) + " (f changes it, esc clears it)"
+			}
+			c.putLine(row, centreLine(styles.Faint+wait+styles.Reset, ansi.StringWidth(wait), row.w))
+		default:
+			c.putLine(row, blank)
+		}
+	}
+}
+
+// replayBarLine draws the replay bar w cells wide and keeps its view for
+// the mouse.
+func (a *App) replayBarLine(w int) string {
 	r, ok := a.mode.(*replayMode)
 	if !ok {
 		return strings.Repeat(" ", w)
 	}
 	v := computer.ReplayBar(r.state(), w)
-	a.geo.replayBar, a.geo.replayBarView = rect{x, y, w, 1}, v
+	a.geo.replayBarView = v
 	return v.Line
 }
 
-// panelHeader is the state word ("● LIVE  ", app_state.go) — or
-// "⏭ Back to live  " while an older step is chosen and more can come —
-// and the step's row.
-func (a *App) panelHeader(s *model.Step, body rect) string {
-	mark, sgr := a.state().mark()
+// headerMark is the state word at the head of the panel's header
+// (app_state.go) and its colour — "⏭ Back to live" while an older step is
+// chosen and more can come.
+func (a *App) headerMark() (mark, sgr string) {
+	mark, sgr = a.state().mark()
 	if !a.following && a.sourceOpen() {
 		mark, sgr = appBackMark, styles.Attention
 	}
-	prefix, cells := sgr+mark+styles.Reset+"  ", 0
-	cells = ansi.StringWidth(mark) + 2
-	if cells >= body.w {
-		return render.Pad(ansi.Truncate(prefix, body.w, ""), body.w)
+	return mark, sgr
+}
+
+// panelHeader is the header mark and the step's row, w cells wide.
+func (a *App) panelHeader(s *model.Step, w int) string {
+	mark, sgr := a.headerMark()
+	prefix := sgr + mark + styles.Reset + "  "
+	cells := ansi.StringWidth(mark) + 2
+	if cells >= w {
+		return render.Pad(ansi.Truncate(prefix, w, ""), w)
 	}
-	a.geo.liveMark = rect{body.x, body.y, ansi.StringWidth(mark), 1}
-	return render.Pad(prefix+render.StepRow(s, body.w-cells), body.w)
+	return render.Pad(prefix+render.StepRow(s, w-cells), w)
 }
 
 // panelWindow returns the h lines of the step's view that the panel's

@@ -147,7 +147,7 @@ func (a *App) replayClick(r *replayMode, x, y int) (tea.Cmd, bool) {
 	if !g.timeline.contains(x, y) {
 		return nil, false
 	}
-	h := g.timelineView.HitAt(y-g.timeline.y, x-g.timeline.x)
+	h := g.timelineView.HitAt(g.timelineLine(y), x-g.timeline.x)
 	switch h.Kind {
 	case computer.HitChip, computer.HitTick:
 		a.dragging = h.Kind == computer.HitTick

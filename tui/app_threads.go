@@ -18,7 +18,6 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/threadlist"
 	"github.com/agentwatch/agentwatch/tui/transcript"
@@ -376,8 +375,12 @@ func (a *App) listClick(tv *threadsView, m tea.Mouse) {
 	}
 }
 
-// listScreen draws the thread list over the whole screen but the footer.
-func (a *App) listScreen(tv *threadsView, w, rows int) []string {
+// drawList draws the thread list into its rectangles: its title line and
+// its rows.
+func (a *App) drawList(c *canvas, tv *threadsView, l screenLayout) {
+	if l.listTitle.empty() {
+		return
+	}
 	title := "threads · " + strconv.Itoa(tv.set.Len())
 	if !tv.filter.Empty() {
 		title = "threads · " + strconv.Itoa(len(tv.order)) + " of " + strconv.Itoa(tv.set.Len())
@@ -390,19 +393,8 @@ func (a *App) listScreen(tv *threadsView, w, rows int) []string {
 	if tv.follow {
 		title += " · following the newest active thread"
 	}
-	// render keeps a row for the panes even on a screen of one line,
-	// whose line is the footer's: the list gives it up.
-	rows = min(rows, a.height-1)
-	if rows < 1 {
-		return nil
-	}
-	out := make([]string, 0, rows)
-	out = append(out, titleLine(title, true, w))
-	a.geo.list = rect{0, 1, w, rows - 1}
-	for _, l := range tv.list.View(w, rows-1) {
-		out = append(out, render.Pad(l, w))
-	}
-	return out
+	c.putLine(l.listTitle, titleLine(title, true, l.listTitle.w))
+	c.put(l.list, tv.list.View(l.list.w, l.list.h))
 }
 
 // threadTitle is what the transcript's title bar says about threads: which

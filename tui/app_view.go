@@ -24,26 +24,13 @@ const (
 	appSheetShare = 55 // percent of the rows the bottom sheet covers
 )
 
-// rect is a screen area in cells.
-type rect struct{ x, y, w, h int }
-
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
-}
-
-// appGeometry is where the last layout put what the mouse can hit.
+// appGeometry is where the last layout put each part of the screen, and
+// what a click means inside the timeline and the replay bar, whose views
+// are made as they are drawn.
 type appGeometry struct {
-	transcriptTitle rect
-	transcript      rect
-	panel           rect // the panel below its title line
-	panelView       rect // the step's view in the panel
-	liveMark        rect
-	timeline        rect
-	timelineView    computer.TimelineView
-	replayBar       rect
-	replayBarView   computer.ReplayBarView
-	list            rect // the thread list's rows
-	runTree         rect // the run tree's lines in the panel
+	screenLayout
+	timelineView  computer.TimelineView
+	replayBarView computer.ReplayBarView
 }
 
 // panelCache keeps the panel's view lines: computer.PanelDoc decodes

@@ -70,6 +70,8 @@ const (
 	TimelineSlider   = 0
 	TimelineChips    = 1
 	TimelineControls = 2
+	// TimelineLines is how many lines a TimelineView has.
+	TimelineLines = 3
 )
 
 // HitAt returns what a click at (line, col) of the view means; HitNone
@@ -141,7 +143,7 @@ func Timeline(s TimelineState, width int) TimelineView {
 	if n > 0 {
 		cur = max(0, min(s.Current, n-1))
 	}
-	v := TimelineView{Lines: make([]string, 3), hits: make([][]Hit, 3)}
+	v := TimelineView{Lines: make([]string, TimelineLines), hits: make([][]Hit, TimelineLines)}
 	for i := range v.hits {
 		v.hits[i] = make([]Hit, width)
 	}
