@@ -140,16 +140,12 @@ const checkpointBudget = 256
 // file of size bytes whose first records average perRecord bytes, enough
 // records that it holds about checkpointBudget checkpoints.
 //
-// A checkpoint costs pointer lists as long as the fold's. Heap kept after
-// building the timeline of the 126 MB, 700,000-event loggen log, before
-// the timeline shed at its checkpoints (it keeps less now, see
-// replay.DefaultCheckpointEvery): 273 MB every 4096 records (171
-// checkpoints), 189 MB every 16384 (43), 167 MB every 65536 (11). But a
-// seek folds up to a spacing forward, and on the
-// 1,000,000-event log (go test ./app/ -bench ReplaySeek1M) a spacing of
-// 7,800 (128 checkpoints) put the 99th percentile seek at 79 ms against
-// 41 ms at 4096: over the 50 ms budget. So the default spacing holds up
-// to about 1,000,000 records, and only larger logs space theirs wider.
+// A checkpoint costs pointer lists as long as the fold's, so their number
+// is bounded; but a seek folds up to a spacing forward, and a wider one on
+// a 1,000,000-event log put the 99th percentile seek over the 50 ms
+// budget (BenchmarkReplaySeek1M; the README's "Memory limits"). So the
+// default spacing holds up to about 1,000,000 records, and only larger
+// logs space theirs wider.
 func checkpointEvery(size int64, perRecord float64) int {
 	if size <= 0 || perRecord <= 0 {
 		return replay.DefaultCheckpointEvery

@@ -17,12 +17,10 @@ const wholeReadFloor = 64 << 20
 //
 // A fold keeps about 0.9× the log it was made from, so the default (a
 // collection whenever the heap doubles) both collected over and over while
-// the fold grew and let the heap reach twice the log. On the 126 MB,
-// 700,000-event log, `fold` took 1.17 s and 245 MB; with a 1.4× limit,
-// 1.01 s and 191 MB; with 1.3×, a peak of 1.41–1.42× the file against
-// 1.51× at 1.4×, for 1–3 % more time (go build, then /usr/bin/time -f
-// '%e s %M KB' agentwatch fold, three runs each). Standard input, whose
-// size is unknown, keeps the defaults.
+// the fold grew and let the heap reach twice the log; 1.3× is the limit
+// that kept the peak under 1.5× for a few per cent more time (the
+// README's "Memory limits" has the figures). Standard input, whose size is
+// unknown, keeps the defaults.
 func tuneForWholeRead(src *Source) {
 	size := int64(0)
 	switch src.Kind {
@@ -66,14 +64,12 @@ func tuneForReplay(size int64) {
 // the live heap at twice its size once it passes 3/4 of it, as the
 // default would.
 //
-// What the screen keeps of a file is bounded (it sheds), but reading a
+// What the screen keeps of a file is bounded (it trims), but reading a
 // big one makes garbage fast, and the collector's default (a collection
-// when the heap doubles) left the peak to chance: the 126 MB,
-// 700,000-event log peaked at 172–215 MB (1.36–1.70×) over four runs of
-// the same binary. A read-back index (app/readback_index.go) adds about
-// 0.3× the file once a person scrolls back. With the limit: 146.5–147.2 MB
-// (1.16×), after reading back too; a folder of six logs, 22 MB in all,
-// 129–131 MB where it peaked at 150–176 MB.
+// when the heap doubles) left the peak to chance, from run to run of the
+// same binary. A read-back index (app/readback_index.go) adds about 0.3×
+// the file once a person scrolls back; the limit holds the peak under
+// 1.2× with it (the README's "Memory limits").
 func tuneForScreen(size int64) {
 	limit := max(wholeReadFloor, size)
 	debug.SetMemoryLimit(limit)

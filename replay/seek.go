@@ -15,15 +15,9 @@ import (
 // asked for 0. A seek restores a checkpoint (pointer lists and frozen
 // indexes, see fold.Checkpoint) and folds fewer than this many records
 // forward, so the spacing trades seek time against the checkpoints'
-// memory. BenchmarkTimelineBuild and BenchmarkTimelineSeek on a
-// 1,000,000-event loggen log, records in memory (-benchtime 1x and 200x),
-// now that the timeline sheds before each checkpoint (before, it kept
-// 1064, 411 and 249 MiB):
-//
-//	every   heap kept (fold + checkpoints)   seek median / p99 / worst
-//	1024    191 MiB                          0.9 / 10 / 17 ms
-//	4096    114 MiB                          1.3 / 3.6 / 8.5 ms
-//	16384    74 MiB                          6.5 / 33 / 34 ms
+// memory: 4096 kept the 99th percentile seek of a 1,000,000-event log
+// under 5 ms for about 0.6× the memory of 1024 (BenchmarkTimelineBuild
+// and BenchmarkTimelineSeek; the README's "Memory limits" has the table).
 const DefaultCheckpointEvery = 4096
 
 // Timeline holds a recorded log's fold checkpoints, so any position can be
