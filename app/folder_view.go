@@ -11,11 +11,12 @@ import (
 // viewFolder shows a folder's threads: with --plain every log is read to
 // its end and its lines printed, file after file; on the screen the folder
 // is followed (FollowFolder).
-func viewFolder(opts *Options, src *Source) error {
+func (a *App) viewFolder(src *Source) error {
+	opts := a.Options
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if !opts.Plain {
-		return FollowFolder(ctx, opts, src.Arg)
+		return a.FollowFolder(ctx, src)
 	}
 	members, skipped := src.Members()
 	NoteSkipped(opts.Stderr, skipped)

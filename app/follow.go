@@ -2,35 +2,39 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// Follow shows a log and what is appended to it (sources.Tail), with the
-// tail's state in the title bar, until ctx ends or the screen quits. The
-// screen of a big log takes up where the last screen of it left off
-// (resume.go). A
-// folder or a glob is followed with FollowFolder. An OTLP file of a
-// request per line is mapped line by line as it grows (liveOTLP).
-func Follow(ctx context.Context, opts *Options, path string) error {
-	if st, err := os.Stat(path); (err == nil && st.IsDir()) || isGlob(path) {
-		return FollowFolder(ctx, opts, path)
-	}
-	if handled, err := reviewPrettyOTLP(opts, path); handled {
-		return err
+// Follow shows a source and what is appended to it (sources.Tail), with
+// the tail's state in the title bar, until ctx ends or the screen quits.
+// The screen of a big log takes up where the last screen of it left off
+// (resume.go). A folder or a glob is followed with FollowFolder. An OTLP
+// file of a request per line is mapped line by line as it grows
+// (liveOTLP); one written out pretty has no lines to follow and opens
+// for review, as agentwatch FILE does. Nothing reads the source's head
+// again: what identifying it learned is on src.
+func (a *App) Follow(ctx context.Context, src *Source) error {
+	opts := a.Options
+	switch {
+	case src.Kind == KindFolder:
+		return a.FollowFolder(ctx, src)
+	case src.Kind == KindOTLP && !src.PerLine:
+		if err := withToolKinds(opts, src); err != nil {
+			return err
+		}
+		return reviewMessages(opts, src)
 	}
 	var rv *resumeView
-	if st, err := os.Stat(path); err == nil && opts.screen() && !opts.Plain {
-		tuneForScreen(st.Size())
-		if st.Mode().IsRegular() {
-			rv = resumeFor(opts, path, st.Size())
+	if src.Found && opts.screen() && !opts.Plain {
+		tuneForScreen(src.Size)
+		if src.Regular {
+			rv = resumeFor(opts, src)
 		}
 	}
-	batches, status := rv.follow(ctx, opts, path)
-	return watch(ctx, opts, path, liveOTLP(ctx, opts, batches), status, false, rv)
+	batches, status := rv.follow(ctx, opts, src.Arg)
+	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -56,15 +60,17 @@ func tailStatus(ev sources.TailEvent) string {
 	return ""
 }
 
-// FollowFolder shows every log in a folder (or matching a glob) and what
+// FollowFolder shows every log in a folder (or matching a glob: src is a
+// KindFolder) and what
 // is appended to them, each file's threads apart; files created meanwhile
 // join, and the title bar counts the logs followed.
-func FollowFolder(ctx context.Context, opts *Options, pattern string) error {
+func (a *App) FollowFolder(ctx context.Context, src *Source) error {
+	opts := a.Options
 	if opts.screen() && !opts.Plain {
-		tuneForScreen(folderSize(pattern))
+		tuneForScreen(src.Size)
 	}
-	batches, events := sources.FollowFolder(ctx, pattern, sources.FolderOptions{Whole: followedWhole})
-	return watch(ctx, opts, pattern, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+	batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: a.followedWhole(src)})
+	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
 }
 
 // folderStatus says how a followed folder is doing, in the words of the
@@ -112,22 +118,6 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 		}
 	}()
 	return status
-}
-
-// folderSize is how many bytes the files of a folder (or matching a glob)
-// hold now.
-func folderSize(pattern string) int64 {
-	if st, err := os.Stat(pattern); err == nil && st.IsDir() {
-		pattern = filepath.Join(pattern, "*")
-	}
-	paths, _ := filepath.Glob(pattern)
-	var n int64
-	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			n += st.Size()
-		}
-	}
-	return n
 }
 
 // Plural is n things with the plural right, as the words on screen and in

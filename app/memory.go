@@ -1,7 +1,6 @@
 package app
 
 import (
-	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
@@ -25,14 +24,10 @@ func tuneForWholeRead(src *Source) {
 	size := int64(0)
 	switch src.Kind {
 	case KindEventLog, KindMessages, KindOTLP:
-		if st, err := os.Stat(src.Arg); err == nil {
-			size = st.Size()
-		}
+		size = src.Size
 	case KindFolder:
-		for _, f := range src.Files {
-			if st, err := os.Stat(f); err == nil {
-				size += st.Size()
-			}
+		for _, m := range src.members {
+			size += m.Size
 		}
 	default:
 		return

@@ -28,16 +28,6 @@ func readOTLP(path string, kinds fold.ToolKinds) ([]model.Record, error) {
 	return file.Records, nil
 }
 
-// identifyOTLP reads the OTLP file at src.Arg into src.
-func identifyOTLP(src *Source) (*Source, error) {
-	recs, err := readOTLP(src.Arg, nil)
-	if err != nil {
-		return nil, BadInput(err)
-	}
-	src.Kind, src.Records = KindOTLP, recs
-	return src, nil
-}
-
 // withToolKinds reads an OTLP file again when --tool-kinds is given: its
 // records were made when the file was identified, before the options
 // were known.

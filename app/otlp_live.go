@@ -35,39 +35,32 @@ func liveOTLP(ctx context.Context, opts *Options, batches <-chan model.Batch) <-
 	return otlp.Live(ctx, batches, otelOptions(fo.ToolKinds))
 }
 
-// reviewPrettyOTLP opens an OTLP file written out pretty (one request for
-// the whole file, which has no lines to follow) for review, as
-// agentwatch FILE does; handled is false for any other path.
-func reviewPrettyOTLP(opts *Options, path string) (handled bool, err error) {
-	head, err := readHead(path)
-	if err != nil || !otlp.LooksLikeOTLP(head) || otlp.PerLine(head) {
-		return false, nil
+// followedWhole is WholeFile for the files of the followed folder src:
+// an OTLP file of a request per line is followed like an event log
+// (liveOTLP maps its lines as they come), not read once. A file src was
+// identified with is known by what its head said then; only a file that
+// came after is looked at.
+func (a *App) followedWhole(src *Source) func(path string) ([]model.Record, bool) {
+	known := make(map[string]*Source, len(src.members))
+	for _, m := range src.members {
+		known[m.Arg] = m
 	}
-	src, err := Identify(path)
-	if err != nil {
-		return true, err
+	return func(path string) ([]model.Record, bool) {
+		f := known[path]
+		if f == nil {
+			f = looked(path, a.look(path, true))
+		} else {
+			c := *f // the callback runs on many goroutines: src stays as it was
+			f = &c
+		}
+		if f.PerLine {
+			return nil, false
+		}
+		if err := f.readWhole(false); err != nil || (f.Kind != KindMessages && f.Kind != KindOTLP) {
+			return nil, false
+		}
+		return f.Records, true
 	}
-	if err := withToolKinds(opts, src); err != nil {
-		return true, err
-	}
-	return true, reviewMessages(opts, src)
-}
-
-// otlpPerLine reports whether path is an OTLP/JSON file of a request per
-// line (the Collector's file exporter), which is followed as it grows.
-func otlpPerLine(path string) bool {
-	head, err := readHead(path)
-	return err == nil && otlp.LooksLikeOTLP(head) && otlp.PerLine(head)
-}
-
-// followedWhole is WholeFile for a followed folder: an OTLP file of a
-// request per line is followed like an event log (liveOTLP maps its
-// lines as they come), not read once.
-func followedWhole(path string) ([]model.Record, bool) {
-	if otlpPerLine(path) {
-		return nil, false
-	}
-	return WholeFile(path)
 }
 
 // stdinOTLP reads standard input whole when it holds OTLP/JSON (for the

@@ -11,27 +11,30 @@ import (
 // fileReaders returns how a view reads back what it let go of a source:
 // from the source's file, through the file's read index (readIndex); nil
 // for a source that is not a file (standard input, a stream without
-// --record), whose shed content is gone.
+// --record), whose shed content is gone. The indexes are those of the
+// App of opts, taken once: every read of the view goes through them.
 func fileReaders(opts *Options, file func(source string) string) func(source string) window.Reader {
+	indexes := opts.owner().indexes
 	return func(source string) window.Reader {
 		path := file(source)
 		if path == "" {
 			return nil
 		}
-		return fileReader{opts: opts, path: path}
+		return fileReader{opts: opts, indexes: indexes, path: path}
 	}
 }
 
 // fileReader reads back from one file, through its read index.
 type fileReader struct {
-	opts *Options
-	path string
+	opts    *Options
+	indexes *readIndexes
+	path    string
 }
 
 // Step reads a step back whole: the step's thread is folded on from the
 // last checkpoint before the step began until the step is done.
 func (r fileReader) Step(thread string, index int, callID string) (*model.Step, error) {
-	x, err := useIndex(r.opts, r.path)
+	x, err := r.index()
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +53,7 @@ func (r fileReader) Step(thread string, index int, callID string) (*model.Step, 
 // view's, as the fold is deterministic and never reuses one. Items around
 // a step are found from the last checkpoint before the step began.
 func (r fileReader) Items(w window.ItemsWanted) (window.ItemsRead, error) {
-	x, err := useIndex(r.opts, r.path)
+	x, err := r.index()
 	if err != nil {
 		return window.ItemsRead{}, err
 	}
@@ -96,14 +99,14 @@ func (x *readIndex) step(thread string, index int, callID string, done bool) (*m
 	}
 }
 
-// useIndex is path's read index, built with the fold options of opts and
-// locked: the caller unlocks it.
-func useIndex(opts *Options, path string) (*readIndex, error) {
-	fo, err := opts.FoldOptions()
+// index is the file's read index, built with the fold options of the
+// reader's options and locked: the caller unlocks it.
+func (r fileReader) index() (*readIndex, error) {
+	fo, err := r.opts.FoldOptions()
 	if err != nil {
 		return nil, err
 	}
-	return fileIndexes.use(path, fo)
+	return r.indexes.use(r.path, fo)
 }
 
 // threadOf is the thread of ts with id (nil for none).

@@ -18,11 +18,6 @@ import (
 // each holds a timeline of about 0.3× its file.
 const readIndexesKept = 2
 
-// fileIndexes are the read-back indexes of the files this process read
-// shed items and steps back from, shared by every screen it shows (the
-// viewers of serve too): a file is indexed once however many read it.
-var fileIndexes readIndexes
-
 // readIndexes keep, for the files read back from most recently, a replay
 // timeline over an index of the file (readIndex).
 type readIndexes struct {

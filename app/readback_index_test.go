@@ -34,7 +34,8 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 	half.Apply(path, recs[:bytes.Count(log[:cut], []byte{'\n'})]...)
 	made := half.List()[0].Fold.ItemsMade()
 
-	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
+	a := New(&Options{})
+	read := itemsOnly(itemReader(a.Options, func(s string) string { return s })(path))
 	want := func(from, to uint64) window.ItemsWanted {
 		return window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
 	}
@@ -46,7 +47,7 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 		t.Fatalf("read back %d items, want 300", len(got))
 	}
 	sameItems(t, got, whole.Fold)
-	built := indexOf(t, path)
+	built := indexOf(t, a, path)
 
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -59,7 +60,7 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 	if got, err = read(want(made/2, made/2+300)); err != nil || len(got) != 300 {
 		t.Fatalf("after the file grew, items it had: %d, %v", len(got), err)
 	}
-	if indexOf(t, path) != built {
+	if indexOf(t, a, path) != built {
 		t.Error("the file was indexed again for items its index had")
 	}
 	more := whole.Fold.ItemsMade()
@@ -67,7 +68,7 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 		t.Fatalf("items only the grown file has: %d, %v", len(got), err)
 	}
 	sameItems(t, got, whole.Fold)
-	if indexOf(t, path) == built {
+	if indexOf(t, a, path) == built {
 		t.Error("items only the grown file has were read without indexing it again")
 	}
 }
@@ -81,9 +82,10 @@ func TestReadIndexesKeepTheNewest(t *testing.T) {
 		p, whole := readItemsLog(t, 6_000, int64(20+i))
 		paths, wholes = append(paths, p), append(wholes, whole)
 	}
+	a := New(&Options{})
 	readAll := func() {
 		for i, p := range paths {
-			got, err := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(p))(window.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
+			got, err := itemsOnly(itemReader(a.Options, func(s string) string { return s })(p))(window.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
 			if err != nil || len(got) != 50 {
 				t.Fatalf("%s: %d items, %v", p, len(got), err)
 			}
@@ -91,22 +93,22 @@ func TestReadIndexesKeepTheNewest(t *testing.T) {
 		}
 	}
 	readAll()
-	fileIndexes.mu.Lock()
+	a.indexes.mu.Lock()
 	var kept []string
-	for _, x := range fileIndexes.kept {
+	for _, x := range a.indexes.kept {
 		kept = append(kept, x.path)
 	}
-	fileIndexes.mu.Unlock()
+	a.indexes.mu.Unlock()
 	if len(kept) != readIndexesKept || kept[0] == paths[0] {
 		t.Fatalf("indexes kept for %v, want the newest %d", kept, readIndexesKept)
 	}
 	readAll()
 }
 
-// indexOf is the timeline path's read index holds now.
-func indexOf(t *testing.T, path string) *replay.Timeline {
+// indexOf is the timeline path's read index in a holds now.
+func indexOf(t *testing.T, a *App, path string) *replay.Timeline {
 	t.Helper()
-	x, err := fileIndexes.use(path, fold.Options{})
+	x, err := a.indexes.use(path, fold.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

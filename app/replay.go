@@ -164,8 +164,8 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		}
 		rs = replay.Slice(recs)
 	default:
-		if st, err := os.Stat(src.Arg); err == nil {
-			tuneForReplay(st.Size()) // the fold of the whole log, its checkpoints and index stay
+		if src.Found {
+			tuneForReplay(src.Size) // the fold of the whole log, its checkpoints and index stay
 		}
 		log, ixr, done, err := openIndexed(src.Arg)
 		if err != nil {

@@ -26,11 +26,6 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// resumeMinBytes is the least a log must hold for its screen to keep where
-// it left off: a smaller log is read again faster than its fold is
-// loaded. (Tests lower it.)
-var resumeMinBytes int64 = 8 << 20
-
 // resumeKeep is how many logs' resume points are kept; the least recently
 // written go first.
 const resumeKeep = 8
@@ -260,11 +255,11 @@ func asSource(snap fold.ThreadsSnapshot, path string) (fold.ThreadsSnapshot, boo
 // save keeps where a screen of the log at path left off: its threads,
 // which folded the file's bytes before end, records 1 to seq, shed to
 // what a screen keeps (ts is changed: it is the save's own copy). A
-// log smaller than resumeMinBytes is not kept, nor a fold bigger than a
+// log smaller than App.resumeMinBytes is not kept, nor a fold bigger than a
 // quarter of what it folded (loading it would gain little). The file is
 // written whole or not at all, readable by the user alone.
 func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64, opts *Options) error {
-	if s == nil || end < resumeMinBytes {
+	if s == nil || end < opts.owner().resumeMinBytes {
 		return nil
 	}
 	abs, err := filepath.Abs(path)

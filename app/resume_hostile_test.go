@@ -25,8 +25,8 @@ func keptPoint(t testing.TB, array bool) (string, *Options, []byte) {
 	if err := os.WriteFile(path, log, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &Options{CacheDir: t.TempDir()}
-	rv := resumeFor(opts, path, int64(len(log)))
+	opts := smallResume(t)
+	rv := resumeFor(opts, identified(t, path))
 	_, ch, _ := followTo(t, rv, path, int64(len(bytes.TrimSuffix(log, []byte("\n]\n")))))
 	screenOf(t, rv, opts, nil, ch)
 	b, err := os.ReadFile(rv.store.file(path))
@@ -40,7 +40,6 @@ func keptPoint(t testing.TB, array bool) (string, *Options, []byte) {
 // cannot be those of a save of this log is ignored, and the log is read
 // from its start, as if nothing had been kept.
 func TestResumeIgnoresAForgedPoint(t *testing.T) {
-	smallResume(t)
 	for _, array := range []bool{false, true} {
 		path, opts, kept := keptPoint(t, array)
 		log, err := os.ReadFile(path)
@@ -109,7 +108,6 @@ func TestResumeIgnoresAForgedPoint(t *testing.T) {
 // FuzzResumeLoad loads any bytes as the resume point of a log: it never
 // panics, and what it takes up is a point of the log as it is.
 func FuzzResumeLoad(f *testing.F) {
-	smallResume(f)
 	path, opts, kept := keptPoint(f, false)
 	f.Add(kept)
 	f.Add([]byte(`{"version":1,"offset":-1}`))

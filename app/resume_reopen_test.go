@@ -96,11 +96,7 @@ type liveView struct {
 // taken up: the tail starts once start is called.
 func openView(t *testing.T, opts *Options, path string) *liveView {
 	t.Helper()
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rv := resumeFor(opts, path, st.Size())
+	rv := resumeFor(opts, identified(t, path))
 	if rv == nil {
 		t.Fatal("no resume view for the log")
 	}
@@ -229,7 +225,6 @@ func sameThreads(got, want *fold.Threads, seqs bool) string {
 // whole log shows. So for JSON Lines and for a JSON array, closed or as
 // --record leaves it while it records.
 func TestResumeReopenShowsTheEndAndReadsOn(t *testing.T) {
-	smallResume(t)
 	for i, l := range reopenLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			// The agent's conversation: 8,000 events on disk, 300 to come.
@@ -245,10 +240,10 @@ func TestResumeReopenShowsTheEndAndReadsOn(t *testing.T) {
 			log := l.of(all[:cut])
 			path := t.TempDir() + "/run.log"
 			writeLog(t, path, log)
-			opts := &Options{CacheDir: t.TempDir()}
+			opts := smallResume(t)
 
 			end := recordsEnd(t, path)
-			first := resumeFor(opts, path, int64(len(log)))
+			first := resumeFor(opts, identified(t, path))
 			_, ch, got := followTo(t, first, path, end)
 			screenOf(t, first, opts, nil, ch)
 			keptSeq := got[len(got)-1].Records[len(got[len(got)-1].Records)-1].Seq
@@ -393,7 +388,6 @@ func flipDigit(t *testing.T, b []byte, from, to int) {
 // what it took up and shows what a screen of the new content shows. So whether the change came before the
 // tail started (after the resume point was loaded) or while it followed.
 func TestResumeRestartsWhenTheLogChanged(t *testing.T) {
-	smallResume(t)
 	changes := []struct {
 		name   string
 		change func(t *testing.T, l reopenLayout, b []byte) []byte
@@ -426,8 +420,8 @@ func TestResumeRestartsWhenTheLogChanged(t *testing.T) {
 					log := l.of(loggen.Generate(6_000, int64(60+10*i+j)))
 					path := t.TempDir() + "/run.log"
 					writeLog(t, path, log)
-					opts := &Options{CacheDir: t.TempDir()}
-					first := resumeFor(opts, path, int64(len(log)))
+					opts := smallResume(t)
+					first := resumeFor(opts, identified(t, path))
 					_, ch, _ := followToEnd(t, first, path)
 					screenOf(t, first, opts, nil, ch)
 

@@ -21,12 +21,13 @@ import (
 	"github.com/agentwatch/agentwatch/window"
 )
 
-// smallResume lets logs of a test's size keep where their screen left off.
-func smallResume(t testing.TB) {
+// smallResume is the options of an App whose screens of logs of a test's
+// size keep where they left off, in a cache folder of the test's.
+func smallResume(t testing.TB) *Options {
 	t.Helper()
-	old := resumeMinBytes
-	resumeMinBytes = 1
-	t.Cleanup(func() { resumeMinBytes = old })
+	a := New(&Options{CacheDir: t.TempDir()})
+	a.resumeMinBytes = 1
+	return a.Options
 }
 
 // followToEnd follows path as the screen's view does, until a batch ends
@@ -123,9 +124,8 @@ func body(a *tui.App) string {
 // log, grown meanwhile, takes up there: it reads only what is new, and
 // shows what a screen that read the whole log shows.
 func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
-	smallResume(t)
 	path, recs, _ := generatedLog(t, 20_000, 3)
-	opts := &Options{CacheDir: t.TempDir()}
+	opts := smallResume(t)
 	size := func() int64 {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -134,7 +134,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 		return st.Size()
 	}
 
-	first := resumeFor(opts, path, size())
+	first := resumeFor(opts, identified(t, path))
 	if first == nil {
 		t.Fatal("no resume view for the log")
 	}
@@ -159,7 +159,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset != kept || from.Seq != uint64(len(recs)) {
 		t.Fatalf("kept: %v, at %+v; want byte %d, record %d", ok, from, kept, len(recs))
 	}
-	second := resumeFor(opts, path, size())
+	second := resumeFor(opts, identified(t, path))
 	taken, ch, got := followToEnd(t, second, path)
 	if taken == nil {
 		t.Fatal("the second screen of the log does not take up where the first left off")
@@ -172,7 +172,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 		t.Fatal("the screen does not show the fold taken up")
 	}
 
-	_, ch, _ = followToEnd(t, resumeFor(&Options{}, path, size()), path) // no cache: the plain tail
+	_, ch, _ = followToEnd(t, resumeFor(&Options{}, identified(t, path)), path) // no cache: the plain tail
 	fresh := screenOf(t, nil, nil, nil, ch)
 	whole := fresh.Threads()
 
@@ -200,7 +200,6 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 // was: a log rewritten, cut shorter, folded with other tool kinds, a
 // resume point damaged, or --from-start, read the log from its start.
 func TestResumeRefusesWhatChanged(t *testing.T) {
-	smallResume(t)
 	cases := []struct {
 		name   string
 		change func(t *testing.T, path string, opts *Options)
@@ -249,19 +248,17 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path, _, _ := generatedLog(t, 3_000, 5)
-			opts := &Options{CacheDir: t.TempDir()}
-			st, _ := os.Stat(path)
-			rv := resumeFor(opts, path, st.Size())
+			opts := smallResume(t)
+			rv := resumeFor(opts, identified(t, path))
 			_, ch, _ := followToEnd(t, rv, path)
 			screenOf(t, rv, opts, nil, ch)
 
 			c.change(t, path, opts)
-			st, _ = os.Stat(path)
 			fo, err := opts.FoldOptions()
 			if err != nil {
 				t.Fatal(err)
 			}
-			again := resumeFor(opts, path, st.Size())
+			again := resumeFor(opts, identified(t, path))
 			if again == nil {
 				t.Fatal("no resume view")
 			}
@@ -279,14 +276,12 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 // Only the newest resume points are kept, each readable by the user
 // alone.
 func TestResumeKeepsTheNewest(t *testing.T) {
-	smallResume(t)
-	opts := &Options{CacheDir: t.TempDir()}
+	opts := smallResume(t)
 	store := newResumeStore(opts.CacheDir)
 	var paths []string
 	for i := range resumeKeep + 3 {
 		path, _, _ := generatedLog(t, 200, int64(i))
-		st, _ := os.Stat(path)
-		rv := resumeFor(opts, path, st.Size())
+		rv := resumeFor(opts, identified(t, path))
 		_, ch, _ := followToEnd(t, rv, path)
 		screenOf(t, rv, opts, nil, ch)
 		old := time.Now().Add(time.Duration(i-100) * time.Minute)
@@ -343,11 +338,10 @@ func TestResumePruneClearsLeftovers(t *testing.T) {
 // read what the screen's fold shares with them, never a change of it
 // (go test -race).
 func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
-	smallResume(t)
 	path, _, _ := generatedLog(t, 20_000, 8)
-	opts := &Options{CacheDir: t.TempDir()}
+	opts := smallResume(t)
 	st, _ := os.Stat(path)
-	rv := resumeFor(opts, path, st.Size())
+	rv := resumeFor(opts, identified(t, path))
 	_, _, got := followToEnd(t, rv, path)
 	keep := rv.keeper(opts, fold.Options{})
 	// As the screen does: fold, hand a checkpoint over, shed, fold on.
@@ -369,13 +363,11 @@ func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 // elsewhere) is taken up all the same, and what is new folds on into the
 // threads taken up, not into threads of another name.
 func TestResumeUnderAnotherName(t *testing.T) {
-	smallResume(t)
 	path, recs, _ := generatedLog(t, 5_000, 9)
-	opts := &Options{CacheDir: t.TempDir()}
+	opts := smallResume(t)
 	t.Chdir(filepath.Dir(path))
 	name := filepath.Base(path)
-	st, _ := os.Stat(name)
-	rv := resumeFor(opts, name, st.Size())
+	rv := resumeFor(opts, identified(t, name))
 	_, ch, _ := followToEnd(t, rv, name)
 	screenOf(t, rv, opts, nil, ch)
 
@@ -390,8 +382,7 @@ func TestResumeUnderAnotherName(t *testing.T) {
 	}
 	f.Close()
 
-	st, _ = os.Stat(path)
-	again := resumeFor(opts, path, st.Size())
+	again := resumeFor(opts, identified(t, path))
 	taken, ch, _ := followToEnd(t, again, path)
 	if taken == nil {
 		t.Fatal("the log named by its full path does not take up where it was left under its short name")
@@ -410,7 +401,6 @@ func TestResumeUnderAnotherName(t *testing.T) {
 // A fold too big to be worth keeping is not exported at all, and an older
 // resume point of the log goes: it would be taken up wrongly.
 func TestResumeLetsABigFoldGo(t *testing.T) {
-	smallResume(t)
 	path := filepath.Join(t.TempDir(), "big-message.jsonl")
 	text := strings.Repeat("words and more words ", 150_000) // 3 MB, kept twice
 	log := `{"type":"RUN_STARTED","threadId":"t","runId":"r"}` + "\n" +
@@ -421,12 +411,12 @@ func TestResumeLetsABigFoldGo(t *testing.T) {
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := &Options{CacheDir: t.TempDir()}
+	opts := smallResume(t)
 	store := newResumeStore(opts.CacheDir)
 	os.MkdirAll(store.dir, 0o700)
 	older := []byte(`{"version":1}`) // one kept earlier
 	os.WriteFile(store.file(path), older, 0o600)
-	rv := resumeFor(opts, path, int64(len(log)))
+	rv := resumeFor(opts, identified(t, path))
 	_, ch, _ := followToEnd(t, rv, path)
 	screenOf(t, rv, opts, nil, ch)
 	entries, _ := os.ReadDir(store.dir)
@@ -466,4 +456,14 @@ func TestExportGuess(t *testing.T) {
 			t.Errorf("%s: guessed %d bytes, exports %d", name, guess, real)
 		}
 	}
+}
+
+// identified is the file at path as the screen that follows it has it.
+func identified(t testing.TB, path string) *Source {
+	t.Helper()
+	src, err := newApp(&Options{}).IdentifyFollowed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
 }

@@ -38,19 +38,22 @@ type resumeView struct {
 	failed error
 }
 
-// resumeFor is the resume view of the screen that follows path: nil when
+// resumeFor is the resume view of the screen that follows src: nil when
 // nothing is kept for this screen (a small file, a recording asked for,
 // a file that is not an AG-UI event log, no cache folder). With
 // --from-start the log is read from its start but where the screen leaves
-// off is still kept.
-func resumeFor(opts *Options, path string, size int64) *resumeView {
+// off is still kept. The file is not looked at again: its size and kind
+// are src's, but for a big file that may hold messages, which a followed
+// source leaves unread until now.
+func resumeFor(opts *Options, src *Source) *resumeView {
 	store := newResumeStore(opts.CacheDir)
-	if store == nil || opts.Record != "" || size < resumeMinBytes {
+	if store == nil || opts.Record != "" || src.Size < opts.owner().resumeMinBytes {
 		return nil
 	}
-	if src, err := Identify(path); err != nil || src.Kind != KindEventLog {
+	if err := src.resolveMessages(); err != nil || src.Kind != KindEventLog {
 		return nil
 	}
+	path := src.Arg
 	return &resumeView{store: store, path: path, load: !opts.FromStart,
 		taken: make(chan *fold.Threads, 1), shown: make(chan struct{})}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/agentwatch/agentwatch/assets"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
-	"github.com/agentwatch/agentwatch/sources/otlp"
 )
 
 // Kind says what a source is, and so how it is read and shown.
@@ -61,8 +60,10 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Source is an argument once agentwatch knows what it is. Messages files
-// and OTLP files are read whole when identified; event logs (ACP
+// Source is an argument once agentwatch knows what it is, and what
+// finding out learned: its head is read once, when it is identified, and
+// whoever opens it asks the Source rather than the file again. Messages
+// files and OTLP files are read whole when identified; event logs (ACP
 // recordings too) are read by whoever opens them, as they go.
 type Source struct {
 	Kind Kind
@@ -77,6 +78,22 @@ type Source struct {
 	Files   []string
 	Skipped []Skipped
 	Pattern bool
+
+	// Found is set when Arg named something when it was identified (a
+	// file, a folder), Regular when that was a regular file, and Size is
+	// its size then: a file's, or what a folder's regular files held
+	// together.
+	Found, Regular bool
+	Size           int64
+	// PerLine is set for an OTLP file of a request per line, which is
+	// followed as it grows; one written out pretty is not.
+	PerLine bool
+
+	// shape is what the file's head said it is.
+	shape shape
+	// members are a folder's logs (Files) as their heads said, before
+	// anything read them whole.
+	members []*Source
 }
 
 // maxMessagesFile is the largest file checked for being messages-only; such
@@ -88,8 +105,27 @@ const maxMessagesFile = 256 << 20
 // log (AG-UI events, or an ACP recording). A file that holds
 // messages but cannot be converted is an InputError naming the bad part; a
 // file that does not exist is left for Open to report, the same way for
-// every command.
+// every command. It is App.Identify for callers without an App (serve).
 func Identify(arg string) (*Source, error) {
+	return newApp(&Options{}).Identify(arg)
+}
+
+// Identify decides what arg is (see the package's Identify), reading a
+// file's head once.
+func (a *App) Identify(arg string) (*Source, error) {
+	return a.identify(arg, false)
+}
+
+// IdentifyFollowed is Identify for a source to be followed as it grows
+// (tail): a file is not read whole when it is followed anyway (a file
+// that may hold messages, an OTLP file of a request per line), so a file
+// that would not convert is followed, not refused.
+func (a *App) IdentifyFollowed(arg string) (*Source, error) {
+	return a.identify(arg, true)
+}
+
+// identify is Identify, for a source to be followed or not.
+func (a *App) identify(arg string, followed bool) (*Source, error) {
 	switch {
 	case arg == "":
 		return &Source{Kind: KindDemo}, nil
@@ -99,92 +135,19 @@ func Identify(arg string) (*Source, error) {
 		return &Source{Kind: KindURL, Arg: arg}, nil
 	}
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
-		files, skipped, err := listFolder(arg)
-		if err != nil {
-			return nil, BadInput(fmt.Errorf("open %s: %s", arg, errCause(err)))
-		}
-		return &Source{Kind: KindFolder, Arg: arg, Files: files, Skipped: skipped}, nil
+		return a.identifyFolder(arg, false)
 	}
 	if isGlob(arg) {
-		files, skipped, err := listGlob(arg)
-		if err != nil {
-			return nil, BadInput(err)
-		}
-		return &Source{Kind: KindFolder, Arg: arg, Files: files, Skipped: skipped, Pattern: true}, nil
+		return a.identifyFolder(arg, true)
 	}
-	return identifyFile(arg)
-}
-
-// identifyFile decides what the file at path is: a messages file, an OTLP
-// file or (by default, and for a path that does not exist yet) an event
-// log, which an ACP recording is too.
-func identifyFile(arg string) (*Source, error) {
-	src := &Source{Kind: KindEventLog, Arg: arg}
-	st, err := os.Stat(arg)
-	if err != nil || !st.Mode().IsRegular() {
-		return src, nil
-	}
-	head, err := readHead(arg)
-	if err != nil {
-		return src, nil // Open says what is wrong
-	}
-	if otlp.LooksLikeOTLP(head) {
-		return identifyOTLP(src)
-	}
-	if sources.LooksLikeACPRecording(head) || !mayBeWhole(head) {
-		return src, nil
-	}
-	if st.Size() <= maxMessagesFile {
-		b, err := os.ReadFile(arg)
-		if err != nil {
-			return nil, BadInput(err)
-		}
-		recs, format, ok, err := sources.DetectMessages(b)
-		if err != nil {
-			return nil, BadInput(fmt.Errorf("%s: %w", arg, err))
-		}
-		if ok {
-			src.Kind, src.Records, src.Format = KindMessages, recs, format
-			return src, nil
-		}
-	}
-	return src, nil
-}
-
-// headBytes is how much of a file mayBeWhole looks at.
-const headBytes = 64 << 10
-
-// readHead returns the first headBytes of the file at path (less when it is
-// shorter).
-func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := make([]byte, headBytes)
-	n, err := io.ReadFull(f, b)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, err
-	}
-	return b[:n], nil
-}
-
-// mayBeWhole tells from a file's first bytes whether it may be a messages
-// file, which is read whole; an ordinary event log (most files, and the
-// big ones) is then not read twice. A messages file names
-// MESSAGES_SNAPSHOT or has a first message with "role" and "parts" well
-// within the head.
-func mayBeWhole(head []byte) bool {
-	return bytes.Contains(head, []byte("MESSAGES_SNAPSHOT")) ||
-		(bytes.Contains(head, []byte(`"role"`)) && bytes.Contains(head, []byte(`"parts"`)))
+	return a.identifyFile(arg, followed)
 }
 
 // WholeFile reads a folder's file whole when it is a messages file or an
 // OTLP file (which are not followed as they grow) and returns its records;
 // ok is false for an event log (an ACP recording too), which is tailed.
 func WholeFile(path string) (recs []model.Record, ok bool) {
-	src, err := identifyFile(path)
+	src, err := newApp(&Options{}).identifyFile(path, false)
 	if err != nil || (src.Kind != KindMessages && src.Kind != KindOTLP) {
 		return nil, false
 	}
@@ -225,19 +188,21 @@ func (s *Source) Open(stdin io.Reader) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
-// Members identifies each log of a folder (the files found when it was
-// identified). A file that cannot be identified (a messages file that does
-// not convert) is skipped with its reason.
+// Members are the logs of a folder (the files found when it was
+// identified), as Identify makes a file: what their heads said then,
+// read whole when they must be (messages and OTLP files). A file that
+// cannot be identified (a messages file that does not convert) is
+// skipped with its reason.
 func (s *Source) Members() ([]*Source, []Skipped) {
 	var out []*Source
 	skipped := slices.Clone(s.Skipped)
-	for _, p := range s.Files {
-		m, err := identifyFile(p)
-		if err != nil {
-			skipped = append(skipped, Skipped{Path: p, Reason: err.Error()})
+	for _, m := range s.members {
+		c := *m
+		if err := c.readWhole(false); err != nil {
+			skipped = append(skipped, Skipped{Path: c.Arg, Reason: err.Error()})
 			continue
 		}
-		out = append(out, m)
+		out = append(out, &c)
 	}
 	return out, skipped
 }

@@ -41,7 +41,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		batches, events := sources.TailBatches(ctx, src.Arg, sources.TailOptions{})
 		st.Batches, st.Status = liveOTLP(ctx, opts, batches), tailStatuses(events)
 	case KindOTLP:
-		if otlpPerLine(src.Arg) {
+		if src.PerLine {
 			batches, events := sources.TailBatches(ctx, src.Arg, sources.TailOptions{})
 			st.Batches, st.Status = liveOTLP(ctx, opts, batches), tailStatuses(events)
 			break
@@ -51,7 +51,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		}
 		st.Batches, st.Status = wholeStream(src)
 	case KindFolder:
-		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: followedWhole})
+		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: opts.owner().followedWhole(src)})
 		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
 	case KindMessages:
 		st.Batches, st.Status = wholeStream(src)

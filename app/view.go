@@ -13,7 +13,8 @@ import (
 // plays; a file (an event log, or an ACP recording) opens for review and
 // is followed if it grows; messages files open for step-through; standard input is
 // watched live. Piped without --plain it prints the step list instead.
-func View(opts *Options, src *Source) error {
+func (a *App) View(src *Source) error {
+	opts := a.Options
 	if err := opts.CheckLayout(); err != nil {
 		return err
 	}
@@ -21,11 +22,11 @@ func View(opts *Options, src *Source) error {
 		return err
 	}
 	switch {
-	case src.Kind == KindOTLP && !opts.Play && !opts.Plain && opts.screen() && otlpPerLine(src.Arg):
+	case src.Kind == KindOTLP && !opts.Play && !opts.Plain && opts.screen() && src.PerLine:
 		// On the screen an OTLP file is followed as it grows, line by line.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		return Follow(ctx, opts, src.Arg)
+		return a.Follow(ctx, src)
 	case src.Kind == KindMessages, src.Kind == KindOTLP && !opts.Play:
 		return reviewMessages(opts, src)
 	case src.Kind == KindURL:
@@ -55,7 +56,7 @@ func View(opts *Options, src *Source) error {
 		return nil
 	}
 	if src.Kind == KindFolder {
-		return viewFolder(opts, src)
+		return a.viewFolder(src)
 	}
 	if (src.Kind == KindDemo || opts.Play) && !opts.Plain && opts.Record == "" {
 		// The demo, and a log opened with --play, play at their recorded pace.
@@ -65,11 +66,11 @@ func View(opts *Options, src *Source) error {
 	defer stop()
 	if src.Kind == KindEventLog && !opts.Plain {
 		// On the screen a file is followed if it grows, as tail does.
-		if _, err := os.Stat(src.Arg); err != nil {
+		if !src.Found {
 			_, _, err := src.Open(opts.Stdin) // the same error as the other commands
 			return err
 		}
-		return Follow(ctx, opts, src.Arg)
+		return a.Follow(ctx, src)
 	}
 	in, closeIn, err := src.Open(opts.Stdin)
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 
 // newACPCommand is `agentwatch acp -- CMD ARGS…`: run an ACP agent and
 // watch and drive it.
-func newACPCommand(opts *app.Options) *cobra.Command {
+func newACPCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var ao app.ACPOptions
 	cmd := &cobra.Command{
 		Use:   "acp [flags] -- CMD [ARGS…]",

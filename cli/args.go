@@ -63,7 +63,7 @@ func liveFlags(cmd *cobra.Command, opts *app.Options) {
 	filterFlag(cmd, opts)
 }
 
-// identify is app.Identify for a command's FILE argument.
-func identify(args []string) (*app.Source, error) {
-	return app.Identify(fileArg(args))
+// identify is App.Identify for a command's FILE argument.
+func identify(a *app.App, args []string) (*app.Source, error) {
+	return a.Identify(fileArg(args))
 }

@@ -8,7 +8,8 @@ import (
 
 // newCompactCommand is `agentwatch compact FILE`: the log compacted as
 // @ag-ui/client's compactEvents does it, less its faults.
-func newCompactCommand(opts *app.Options) *cobra.Command {
+func newCompactCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var output, thread string
 	cmd := &cobra.Command{
 		Use:   "compact FILE",
@@ -47,7 +48,7 @@ the log's meaning (the log is then written unchanged); 2 when FILE cannot be
 read or holds something that is not an event.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, err := identify(a, args)
 			if err != nil {
 				return err
 			}

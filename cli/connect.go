@@ -15,7 +15,8 @@ import (
 
 // newConnectCommand is `agentwatch connect URL`: run an AG-UI agent over
 // HTTP and watch it.
-func newConnectCommand(opts *app.Options) *cobra.Command {
+func newConnectCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var input, thread, message string
 	var headers []string
 	cmd := &cobra.Command{

@@ -18,7 +18,8 @@ type threadResult struct {
 }
 
 // newFoldCommand is `agentwatch fold FILE`: the fold as JSON.
-func newFoldCommand(opts *app.Options) *cobra.Command {
+func newFoldCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var compact bool
 	var thread string
 	cmd := &cobra.Command{
@@ -42,7 +43,7 @@ in order of first appearance (with "source", the file, for a folder);
 Exit status: 0, or 2 when FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, _, list, err := foldThreads(opts, args, thread)
+			src, _, list, err := foldThreads(a, args, thread)
 			if err != nil {
 				return err
 			}

@@ -160,7 +160,7 @@ func TestTailTruncateRestarts(t *testing.T) {
 	defer stop()
 	done := make(chan error, 1)
 	go func() {
-		done <- app.Follow(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard}, path)
+		done <- follow(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard}, path)
 	}()
 	out.wait(t, "step 1 execute pending · Running command · make old")
 	fresh := strings.Join([]string{

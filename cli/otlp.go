@@ -11,7 +11,8 @@ import (
 )
 
 // newOTLPCommand is `agentwatch otlp`: an OTLP receiver, shown live.
-func newOTLPCommand(opts *app.Options) *cobra.Command {
+func newOTLPCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	o := &app.OTLPOptions{}
 	cmd := &cobra.Command{
 		Use:   "otlp",

@@ -53,7 +53,7 @@ func TestOTLPTailGrowing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- app.Follow(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard}, path) }()
+	go func() { done <- follow(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard}, path) }()
 	appendTo(t, path, lines[0])
 	waitFor(t, out, "run prompt-1 started", "you: why does the build fail?", "step 1 execute pending")
 	if strings.Contains(out.String(), "fold/fold.go") {
@@ -144,7 +144,7 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 		out := &lockedBuffer{}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
-		go func() { done <- app.Follow(ctx, opts(out), path) }()
+		go func() { done <- follow(ctx, opts(out), path) }()
 		waitFor(t, out, "step 2 search completed · Searched · fold/fold.go")
 		cancel()
 		if err := <-done; err != nil {
@@ -219,4 +219,14 @@ func fields(s string) string {
 		lines = append(lines, strings.Join(strings.Fields(l), "  "))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// follow follows path as agentwatch tail does, with opts.
+func follow(ctx context.Context, opts *app.Options, path string) error {
+	a := app.New(opts)
+	src, err := a.IdentifyFollowed(path)
+	if err != nil {
+		return err
+	}
+	return a.Follow(ctx, src)
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // newReplayCommand is `agentwatch replay [FILE]`: paced replay.
-func newReplayCommand(opts *app.Options) *cobra.Command {
+func newReplayCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	ro := app.DefaultReplay()
 	cmd := &cobra.Command{
 		Use:   "replay [FILE]",
@@ -29,7 +30,7 @@ showing the thread being played; --thread ID plays one thread (of a log,
 or of a folder of logs).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, err := identify(a, args)
 			if err != nil {
 				return err
 			}

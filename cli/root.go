@@ -9,7 +9,8 @@ import (
 )
 
 // newRootCommand is `agentwatch [FILE]` with every command under it.
-func newRootCommand(opts *app.Options) *cobra.Command {
+func newRootCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	root := &cobra.Command{
 		Use:   "agentwatch [FILE|DIR]",
 		Short: "Watch what AI agents do: fold AG-UI event logs into messages, steps and runs",
@@ -43,11 +44,11 @@ scripts and CI.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := identify(args)
+			src, err := identify(a, args)
 			if err != nil {
 				return err
 			}
-			return app.View(opts, src)
+			return a.View(src)
 		},
 	}
 	root.Version = version()
@@ -60,10 +61,10 @@ scripts and CI.`,
 	recordFlags(root, opts)
 	fromStartFlag(root, opts)
 	root.Flags().BoolVar(&opts.Play, "play", false, "play FILE at its recorded pace with the replay controls (as agentwatch replay FILE)")
-	root.AddCommand(newFoldCommand(opts), newValidateCommand(opts), newStepsCommand(opts),
-		newTailCommand(opts), newConnectCommand(opts), newCompactCommand(opts),
-		newReplayCommand(opts), newACPCommand(opts), newThreadsCommand(opts),
-		newServeCommand(opts), newOTLPCommand(opts))
+	root.AddCommand(newFoldCommand(a), newValidateCommand(a), newStepsCommand(a),
+		newTailCommand(a), newConnectCommand(a), newCompactCommand(a),
+		newReplayCommand(a), newACPCommand(a), newThreadsCommand(a),
+		newServeCommand(a), newOTLPCommand(a))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})

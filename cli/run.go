@@ -35,7 +35,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = exitInternal
 		}
 	}()
-	root := newRootCommand(&app.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, CacheDir: app.CacheDir()})
+	root := newRootCommand(app.New(&app.Options{Stdin: stdin, Stdout: stdout, Stderr: stderr, CacheDir: app.CacheDir()}))
 	root.SetArgs(args)
 	err := root.Execute()
 	if err != nil && err.Error() != "" {

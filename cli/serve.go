@@ -14,7 +14,8 @@ import (
 
 // newServeCommand is `agentwatch serve SOURCE…`: the screen over SSH, one
 // per viewer.
-func newServeCommand(opts *app.Options) *cobra.Command {
+func newServeCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	cfg := serve.Config{Listen: serve.DefaultListen, MaxSessions: serve.DefaultMaxSessions,
 		IdleTimeout: serve.DefaultIdleTimeout}
 	var play bool

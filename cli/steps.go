@@ -9,7 +9,8 @@ import (
 )
 
 // newStepsCommand is `agentwatch steps FILE`: one line per step.
-func newStepsCommand(opts *app.Options) *cobra.Command {
+func newStepsCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var thread string
 	cmd := &cobra.Command{
 		Use:   "steps FILE|DIR",
@@ -26,7 +27,7 @@ thread in order of first appearance, with the thread id first on each line;
 Exit status: 0, or 2 when FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, _, list, err := foldThreads(opts, args, thread)
+			src, _, list, err := foldThreads(a, args, thread)
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,8 @@ import (
 )
 
 // newTailCommand is `agentwatch tail FILE`: follow a growing log.
-func newTailCommand(opts *app.Options) *cobra.Command {
+func newTailCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	cmd := &cobra.Command{
 		Use:   "tail FILE|DIR",
 		Short: "Fold a log from its start and keep following it, like tail -F",
@@ -27,9 +28,13 @@ On the screen a big log takes up where the last screen of it left off
 change until ctrl+c.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := a.IdentifyFollowed(args[0])
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return app.Follow(ctx, opts, args[0])
+			return a.Follow(ctx, src)
 		},
 	}
 	liveFlags(cmd, opts)

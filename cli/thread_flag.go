@@ -15,8 +15,9 @@ func threadFlag(cmd *cobra.Command, id *string) {
 // foldThreads folds FILE (or a folder) into its threads, tells on stderr
 // what a folder skipped, and returns the threads to show: every one in
 // order of first appearance, or the one --thread names.
-func foldThreads(opts *app.Options, args []string, thread string) (*app.Source, *fold.Threads, []*fold.Thread, error) {
-	src, err := identify(args)
+func foldThreads(a *app.App, args []string, thread string) (*app.Source, *fold.Threads, []*fold.Thread, error) {
+	opts := a.Options
+	src, err := identify(a, args)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -32,7 +32,8 @@ type threadLine struct {
 }
 
 // newThreadsCommand is `agentwatch threads FILE|DIR`: one line per thread.
-func newThreadsCommand(opts *app.Options) *cobra.Command {
+func newThreadsCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "threads FILE|DIR",
@@ -51,7 +52,7 @@ Use the id with --thread in fold, steps, validate, compact and replay.
 Exit status: 0, or 2 when FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, ts, _, err := foldThreads(opts, args, "")
+			_, ts, _, err := foldThreads(a, args, "")
 			if err != nil {
 				return err
 			}

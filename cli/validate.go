@@ -12,7 +12,8 @@ import (
 )
 
 // newValidateCommand is `agentwatch validate FILE`: one line per problem.
-func newValidateCommand(opts *app.Options) *cobra.Command {
+func newValidateCommand(a *app.App) *cobra.Command {
+	opts := a.Options
 	var warnings bool
 	var thread string
 	cmd := &cobra.Command{
@@ -36,7 +37,7 @@ checks one thread.
 Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, _, list, err := foldThreads(opts, args, thread)
+			src, _, list, err := foldThreads(a, args, thread)
 			if err != nil {
 				return err
 			}

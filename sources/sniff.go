@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,36 +45,71 @@ func NotALog(path string) string {
 // sniff looks at path's name, kind and first bytes; the reason is set for
 // sniffNot and sniffGone. A file of size 0 is not opened.
 func sniff(path string) (sniffVerdict, string) {
-	if strings.HasPrefix(filepath.Base(path), ".") {
-		return sniffNot, "hidden"
+	look := Look{}
+	look.Info, look.Err = os.Stat(path)
+	if look.Err == nil && look.Info.Mode().IsRegular() && look.Info.Size() > 0 {
+		look.Head, look.Err = readHead(path, sniffBytes)
 	}
-	st, err := os.Stat(path)
+	return look.verdict(path)
+}
+
+// Look is what one look at a file found: what os.Stat said of it and its
+// first bytes. A caller that reads a file's head for more than telling
+// whether it is a log (app, identifying a folder's files) makes one and
+// asks it NotALog, so the file is read once.
+type Look struct {
+	// Info is what os.Stat said (nil when it failed).
+	Info fs.FileInfo
+	// Err is Stat's error, or else the read's.
+	Err error
+	// Head is the file's first bytes: at least sniffBytes of them, or the
+	// whole file when shorter (nil for a file not read: not regular, or
+	// empty).
+	Head []byte
+}
+
+// NotALog is NotALog(path) for the file l looked at.
+func (l Look) NotALog(path string) string {
+	switch v, why := l.verdict(path); v {
+	case sniffNot, sniffGone:
+		return why
+	}
+	return ""
+}
+
+// verdict decides from what l found of path.
+func (l Look) verdict(path string) (sniffVerdict, string) {
 	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return sniffGone, "cannot be read: " + errCause(err)
-	case err != nil:
-		return sniffNot, "cannot be read: " + errCause(err)
-	case st.IsDir():
+	case strings.HasPrefix(filepath.Base(path), "."):
+		return sniffNot, "hidden"
+	case errors.Is(l.Err, os.ErrNotExist):
+		return sniffGone, "cannot be read: " + errCause(l.Err)
+	case l.Err != nil:
+		return sniffNot, "cannot be read: " + errCause(l.Err)
+	case l.Info.IsDir():
 		return sniffNot, "a folder (agentwatch opens the logs directly in a folder)"
-	case !st.Mode().IsRegular():
+	case !l.Info.Mode().IsRegular():
 		return sniffNot, "not a regular file"
-	case st.Size() == 0:
+	case l.Info.Size() == 0:
 		return sniffBlank, ""
 	}
+	return sniffHead(l.Head)
+}
+
+// readHead reads the first n bytes of the file at path (fewer when it is
+// shorter).
+func readHead(path string, n int) ([]byte, error) {
 	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return sniffGone, "cannot be read: " + errCause(err)
-	}
 	if err != nil {
-		return sniffNot, "cannot be read: " + errCause(err)
+		return nil, err
 	}
 	defer f.Close()
-	var buf [sniffBytes]byte
-	n, err := io.ReadFull(f, buf[:])
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return sniffNot, "cannot be read: " + errCause(err)
+		return nil, err
 	}
-	return sniffHead(buf[:n])
+	return buf[:k], nil
 }
 
 // sniffHead decides from a file's first bytes.
