@@ -1,14 +1,12 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/computer"
@@ -460,7 +459,7 @@ func TestAppProgram(t *testing.T) {
 	ch <- demoRecords(t)
 	close(ch)
 	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{Title: "demo"})
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	p := tea.NewProgram(a, tea.WithInput(inR), tea.WithOutput(out), tea.WithWindowSize(120, 40),
@@ -468,7 +467,7 @@ func TestAppProgram(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
 	deadline := time.Now().Add(5 * time.Second)
-	for !out.contains("agent computer") {
+	for !out.Contains("agent computer") {
 		if time.Now().After(deadline) {
 			p.Kill()
 			t.Fatalf("no first frame after 5 s; output %q", out.String())
@@ -486,25 +485,6 @@ func TestAppProgram(t *testing.T) {
 		t.Fatal("q did not end the program")
 	}
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *syncBuffer) contains(sub string) bool { return strings.Contains(s.String(), sub) }
 
 func TestAppHelp(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {160, 48}, {60, 20}, {20, 4}, {1, 1}} {
