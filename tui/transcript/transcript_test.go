@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/golden"
+	"github.com/agentwatch/agentwatch/internal/testkit/replysteps"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
@@ -515,7 +516,7 @@ func TestTranscriptCard(t *testing.T) {
 
 	// A screenshot gives the all-"other" reply a card; it is the newest and
 	// its run is open: live.
-	png := cardPNG(t)
+	png := replysteps.PNG(t)
 	steps[2].Screenshots = []model.Image{{MimeType: "image/png", Data: png}}
 	steps[2].LastSeq = 13
 	rows = plainRows(allRows(tr, 80))
