@@ -462,10 +462,7 @@ func TestAppProgram(t *testing.T) {
 	out := &syncbuf.Buffer{}
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	p := tea.NewProgram(a, tea.WithInput(inR), tea.WithOutput(out), tea.WithWindowSize(120, 40),
-		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
+	p, done := startProgram(a, 120, 40, tea.WithInput(inR), tea.WithOutput(out), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	deadline := time.Now().Add(5 * time.Second)
 	for !out.Contains("agent computer") {
 		if time.Now().After(deadline) {
