@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
@@ -178,7 +179,7 @@ func TestAppGolden(t *testing.T) {
 			d.press(c.keys...)
 			got := d.View().Content
 			checkScreen(t, strings.Split(got, "\n"), c.w, c.h)
-			checkGolden(t, "app", c.name+".golden", got, "AppGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }
@@ -451,9 +452,8 @@ func TestAppScrollAndQuit(t *testing.T) {
 	}
 }
 
-// TestAppProgram runs the App in a real Program (teatest v2 cannot be
-// used here: its golden package defines the -update flag this package's
-// tests already define) to the first frame, and quits with q.
+// TestAppProgram runs the App in a real Program, fed through a pipe as a
+// terminal feeds it, to the first frame, and quits with q.
 func TestAppProgram(t *testing.T) {
 	ch := make(chan []model.Record, 1)
 	ch <- demoRecords(t)

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/agentwatch/agentwatch/internal/testkit/replysteps"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
@@ -200,7 +201,7 @@ func TestComputerCardGolden(t *testing.T) {
 			lines := ComputerCard(tc.c, tc.width)
 			viewtest.CheckWidths(t, lines, tc.width)
 			got := strings.Join(lines, "\n") + "\n"
-			golden.Check(t, "card", tc.name+".golden", got, "ComputerCardGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }
