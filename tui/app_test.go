@@ -35,12 +35,34 @@ func demoRecords(t testing.TB) []model.Record {
 	return recs
 }
 
+// fedApp is an App fed through its pump from ch, as the program feeds it.
+type fedApp[T any] struct {
+	*App
+	ch   chan T
+	next tea.Cmd // the pump, issued again after the last message
+}
+
+// close ends the input: a saved log read to its end.
+func (d *fedApp[T]) close(t testing.TB) {
+	t.Helper()
+	close(d.ch)
+	msg := d.next()
+	if _, ok := msg.(recordsDoneMsg); !ok {
+		t.Fatalf("the pump after close gave %T, want recordsDoneMsg", msg)
+	}
+	d.Update(msg)
+}
+
+func (d *fedApp[T]) press(keys ...string) {
+	for _, k := range keys {
+		d.Update(keyPress(k))
+	}
+}
+
 // demoApp is an App that has received the whole demo in one batch, at
 // w×h; with closed the channel has closed too (a saved log).
 type demoApp struct {
-	*App
-	ch   chan []model.Record
-	next tea.Cmd // the pump re-issued after the batch
+	fedApp[[]model.Record]
 }
 
 func newDemoApp(t testing.TB, w, h int, closed bool, opts AppOptions) *demoApp {
@@ -54,27 +76,11 @@ func newDemoApp(t testing.TB, w, h int, closed bool, opts AppOptions) *demoApp {
 		t.Fatalf("first pump message is %T, want recordsMsg", msg)
 	}
 	_, next := a.Update(msg)
-	d := &demoApp{App: a, ch: ch, next: next}
+	d := &demoApp{fedApp[[]model.Record]{App: a, ch: ch, next: next}}
 	if closed {
 		d.close(t)
 	}
 	return d
-}
-
-func (d *demoApp) close(t testing.TB) {
-	t.Helper()
-	close(d.ch)
-	msg := d.next()
-	if _, ok := msg.(recordsDoneMsg); !ok {
-		t.Fatalf("pump after close gives %T, want recordsDoneMsg", msg)
-	}
-	d.Update(msg)
-}
-
-func (d *demoApp) press(keys ...string) {
-	for _, k := range keys {
-		d.Update(keyPress(k))
-	}
 }
 
 func keyPress(k string) tea.KeyPressMsg {
