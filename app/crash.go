@@ -85,6 +85,5 @@ func pruneCrashes(folder string) {
 // guard: a bug in the screen shows a page that says so, and is kept in a
 // crash file, instead of ending the program.
 func newProgram(model tea.Model, opts *Options, more ...tea.ProgramOption) *tea.Program {
-	popts := append([]tea.ProgramOption{tea.WithInput(opts.keys()), tea.WithOutput(opts.Stdout)}, more...)
-	return tea.NewProgram(tui.Guard(model, CrashReporter(opts.CacheDir)), popts...)
+	return tui.NewProgram(model, opts.keys(), opts.Stdout, CrashReporter(opts.CacheDir), more...)
 }

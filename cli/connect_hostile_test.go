@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentwatch/agentwatch/internal/testkit/rawhttp"
 )
 
 // connectEvents are a short run, one SSE frame each.
@@ -19,25 +21,6 @@ var connectEvents = []string{
 	`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
 }
 
-// closingServer answers with an SSE head and body and then closes the
-// connection: a body whose end is the close, cut wherever body ends.
-func closingServer(t *testing.T, body string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		io.Copy(io.Discard, req.Body)
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + body)
-		buf.Flush()
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // A connection closed in the middle of an event is an error exit with a
 // clear message, after the events before it are printed; closed between
 // events it is a clean end.
@@ -46,14 +29,14 @@ func TestConnectCutMidFrame(t *testing.T) {
 	for _, ev := range connectEvents[:3] {
 		frames += "data: " + ev + "\n\n"
 	}
-	code, out, errOut := runCLI(t, nil, "connect", closingServer(t, frames+`data: {"type":"TEXT_MES`).URL, "--plain")
+	code, out, errOut := runCLI(t, nil, "connect", rawhttp.Server(t, rawhttp.SSEHead+frames+`data: {"type":"TEXT_MES`).URL, "--plain")
 	if code != exitUnreadable || !strings.Contains(errOut, "stream broken after 3 events: it ended in the middle of an event") {
 		t.Fatalf("cut mid-frame: exit %d, stderr %q", code, errOut)
 	}
 	if !strings.Contains(out, "run r started") {
 		t.Fatalf("what arrived before the cut is not shown:\n%s", out)
 	}
-	code, out, errOut = runCLI(t, nil, "connect", closingServer(t, frames).URL, "--plain")
+	code, out, errOut = runCLI(t, nil, "connect", rawhttp.Server(t, rawhttp.SSEHead+frames).URL, "--plain")
 	if code != 0 || !strings.Contains(out, "run r started") {
 		t.Fatalf("cut between frames: exit %d, stderr %q\n%s", code, errOut, out)
 	}

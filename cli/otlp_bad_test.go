@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 )
 
 // zeroReader is an endless body of zeros that costs no memory.
@@ -34,7 +35,7 @@ func TestOTLPBadInputKeepsWhatIsShown(t *testing.T) {
 	dir := t.TempDir()
 	tokenFile := filepath.Join(dir, "token")
 	os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600)
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	addrs := make(chan [2]string, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

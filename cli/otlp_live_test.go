@@ -13,6 +13,7 @@ import (
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 )
@@ -49,7 +50,7 @@ func appendTo(t *testing.T, path string, b []byte) {
 func TestOTLPTailGrowing(t *testing.T) {
 	lines := otlpLines(t)
 	path := filepath.Join(t.TempDir(), "telemetry.jsonl")
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -141,7 +142,7 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 		return &app.Options{Plain: true, Stdout: out, Stderr: io.Discard, ToolKinds: kinds}
 	}
 	for _, path := range []string{filepath.Join(logs, "telemetry.jsonl"), logs} {
-		out := &lockedBuffer{}
+		out := &syncbuf.Buffer{}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- follow(ctx, opts(out), path) }()
@@ -188,7 +189,7 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 		}
 	}
 	// The receiver: a Claude Code Bash command is a read here.
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	addrs := make(chan string, 1)
 	rctx, rcancel := context.WithCancel(context.Background())
 	defer rcancel()

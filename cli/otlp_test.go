@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentwatch/agentwatch/app"
 	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 )
 
 const otlpFile = "../testdata/otlp/fleet.jsonl"
@@ -63,28 +63,10 @@ claude-code/laptop/5f0c2a9e-claude-session  3  edit     Edit cancelled          
 	}
 }
 
-// lockedBuffer is a buffer the receiver writes and the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // waitFor waits until out holds every line of want (the receiver prints
 // them as the exporters' requests are mapped), or fails after a long
 // while.
-func waitFor(t *testing.T, out *lockedBuffer, want ...string) {
+func waitFor(t *testing.T, out *syncbuf.Buffer, want ...string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -112,7 +94,7 @@ func waitFor(t *testing.T, out *lockedBuffer, want ...string) {
 func TestOTLPReceiverPlainAndRecord(t *testing.T) {
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "telemetry.jsonl")
-	out, errOut := &lockedBuffer{}, &lockedBuffer{}
+	out, errOut := &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	opts := &app.Options{Plain: true, Stdout: out, Stderr: errOut}
 	addrs := make(chan [2]string, 1)
 	o := &app.OTLPOptions{HTTP: "127.0.0.1:0", GRPC: "127.0.0.1:0", Record: rec,

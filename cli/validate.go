@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/internal/order"
 	"github.com/agentwatch/agentwatch/internal/sanitize"
 )
 
@@ -76,7 +77,7 @@ Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 				}
 			}
 			slices.SortStableFunc(lines, func(a, b line) int {
-				return cmp.Or(compareBool(a.warning, b.warning), cmp.Compare(a.file, b.file), cmp.Compare(a.seq, b.seq))
+				return cmp.Or(order.Bool(a.warning, b.warning), cmp.Compare(a.file, b.file), cmp.Compare(a.seq, b.seq))
 			})
 			for _, l := range lines {
 				fmt.Fprintln(opts.Stdout, l.text)
@@ -90,15 +91,4 @@ Exit status: 0 clean, 1 problems found, 2 FILE cannot be read.`,
 	cmd.Flags().BoolVarP(&warnings, "warnings", "w", false, "also print what the reference reducer only warns about (exit status unchanged)")
 	threadFlag(cmd, &thread)
 	return cmd
-}
-
-// compareBool orders false before true.
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
 }

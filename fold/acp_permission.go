@@ -110,12 +110,7 @@ func (f *Fold) acpRefused(c *ctx, index int) {
 	s.Refused = true
 	if s.Status != model.StatusFailed && s.Status != model.StatusCancelled {
 		s.Status = model.StatusCancelled
-		if !c.at.IsZero() {
-			s.Ended = c.at
-			if !s.Started.IsZero() {
-				s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
-			}
-		}
+		c.endAt(s)
 	}
 	d.touchStep(c, s)
 	d.settleStepItem(c, s)

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-json-experiment/json"
-
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 )
@@ -66,22 +64,7 @@ func TestACPRefusedPermission(t *testing.T) {
 				if _, err := a.Apply(recs[:k]...); err != nil {
 					t.Fatal(err)
 				}
-				snap, err := a.Export()
-				if err != nil {
-					t.Fatal(err)
-				}
-				wire, err := json.Marshal(snap)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var back model.Snapshot
-				if err := json.Unmarshal(wire, &back); err != nil {
-					t.Fatal(err)
-				}
-				b := fold.New(fold.Options{})
-				if err := b.Restore(back); err != nil {
-					t.Fatal(err)
-				}
+				b := throughJSON(t, a)
 				if _, err := b.Apply(recs[k:]...); err != nil {
 					t.Fatal(err)
 				}

@@ -1,7 +1,6 @@
 package fold_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -46,22 +45,7 @@ func TestACPRunsNumbered(t *testing.T) {
 	half := len(recs) / 2
 	first := fold.New(fold.Options{})
 	first.Apply(recs[:half]...)
-	snap, err := first.Export()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := json.Marshal(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back model.Snapshot
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	rest := fold.New(fold.Options{})
-	if err := rest.Restore(back); err != nil {
-		t.Fatal(err)
-	}
+	rest := throughJSON(t, first)
 	rest.Apply(recs[half:]...)
 	check(fmt.Sprintf("restored after record %d", half), rest)
 

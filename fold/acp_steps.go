@@ -94,11 +94,8 @@ func (f *Fold) acpToolCall(c *ctx, tc *acp.ToolCallFields, announce bool) *model
 		f.st.ACP.Terminals[t.TerminalID] = term
 	}
 	f.acpResult(s)
-	if s.Status.Done() && !was.Done() && !c.at.IsZero() {
-		s.Ended = c.at
-		if !s.Started.IsZero() {
-			s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
-		}
+	if s.Status.Done() && !was.Done() {
+		c.endAt(s)
 	}
 	if it := d.item(keyTool(s.ToolCallID)); it != nil {
 		it.Name = s.ToolName

@@ -84,6 +84,29 @@ func export(t *testing.T, f *fold.Fold) []byte {
 	return append(strconv.AppendInt(nil, int64(s.Version), 10), s.State...)
 }
 
+// throughJSON is f exported, written as JSON, read back and restored into
+// a new fold: what a checkpoint on disk gives back.
+func throughJSON(t *testing.T, f *fold.Fold) *fold.Fold {
+	t.Helper()
+	snap, err := f.Export()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, err := json.Marshal(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back model.Snapshot
+	if err := json.Unmarshal(wire, &back); err != nil {
+		t.Fatal(err)
+	}
+	restored := fold.New(fold.Options{})
+	if err := restored.Restore(back); err != nil {
+		t.Fatal(err)
+	}
+	return restored
+}
+
 func foldAll(recs []model.Record) *fold.Fold {
 	f := fold.New(fold.Options{})
 	f.Apply(recs...)

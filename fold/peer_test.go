@@ -157,23 +157,7 @@ func TestPeerAfterRestore(t *testing.T) {
 	for _, s := range peerSamples(t) {
 		t.Run(s.name, func(t *testing.T) {
 			orig := foldSample(t, s)
-			snap, err := orig.Export()
-			if err != nil {
-				t.Fatal(err)
-			}
-			wire, err := json.Marshal(snap)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var back model.Snapshot
-			if err := json.Unmarshal(wire, &back); err != nil {
-				t.Fatal(err)
-			}
-			restored := fold.New(fold.Options{})
-			if err := restored.Restore(back); err != nil {
-				t.Fatal(err)
-			}
-			checkPeer(t, s, restored, " after Export → Restore")
+			checkPeer(t, s, throughJSON(t, orig), " after Export → Restore")
 			checkPeer(t, s, fold.FromCheckpoint(orig.Checkpoint(), fold.Options{}), " after Checkpoint → FromCheckpoint")
 		})
 	}

@@ -28,11 +28,8 @@ func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) mo
 		if st := to(s); st != s.Status {
 			s = d.ownStep(s)
 			s.Status = st
-			if st.Done() && !c.at.IsZero() {
-				s.Ended = c.at
-				if !s.Started.IsZero() {
-					s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
-				}
+			if st.Done() {
+				c.endAt(s)
 			}
 			d.touchStep(c, s)
 			if it := d.item(keyTool(s.ToolCallID)); it != nil {
@@ -115,6 +112,20 @@ func (d *displayState) settleStepItem(c *ctx, s *model.Step) {
 	}
 }
 
+// endAt stamps a step that just finished with the record's time and its
+// duration; a record without a time leaves both unknown. Every way a step
+// finishes (a result, a run's end, an ACP update, a refused permission)
+// stamps it here, so the duration is computed one way.
+func (c *ctx) endAt(s *model.Step) {
+	if c.at.IsZero() {
+		return
+	}
+	s.Ended = c.at
+	if !s.Started.IsZero() {
+		s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
+	}
+}
+
 // setResult records a tool result on its step: text, screenshots, exit code and status.
 func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md agui.Metadata) {
 	if s.ArgsJSON == nil && s.Args != "" {
@@ -158,12 +169,7 @@ func (d *displayState) setResult(c *ctx, s *model.Step, content agui.Content, md
 	if st, ok := md.String("status"); ok && st == "cancelled" {
 		s.Status = model.StatusCancelled
 	}
-	if !c.at.IsZero() {
-		s.Ended = c.at
-		if !s.Started.IsZero() {
-			s.DurationMS = s.Ended.Sub(s.Started).Milliseconds()
-		}
-	}
+	c.endAt(s)
 	d.touchStep(c, s)
 	d.settleStepItem(c, s)
 }

@@ -4,7 +4,6 @@ package serve
 // server, and an SSH client whose screen is a terminal emulator.
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -21,6 +20,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 )
 
 // waitLimit is how long a test waits for what it expects before failing.
@@ -40,31 +40,13 @@ func newSigner(t testing.TB) gossh.Signer {
 	return s
 }
 
-// syncBuffer is a buffer the server logs to while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // testServer is a server on a loopback port with a host key and an
 // allowlist in a temporary folder: allowed is listed, stranger is not.
 type testServer struct {
 	*Server
 	dir               string
 	allowed, stranger gossh.Signer
-	log               *syncBuffer
+	log               *syncbuf.Buffer
 }
 
 // startServer serves what args name (as agentwatch serve ARGS would) on
@@ -90,7 +72,7 @@ func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, se
 // startShow serves show on 127.0.0.1:0, as startServerWith does.
 func startShow(t testing.TB, show Show, cfg Config, set func(*Server)) *testServer {
 	t.Helper()
-	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncBuffer{}}
+	ts := &testServer{dir: t.TempDir(), allowed: newSigner(t), stranger: newSigner(t), log: &syncbuf.Buffer{}}
 	keys := filepath.Join(ts.dir, "authorized_keys")
 	line := gossh.MarshalAuthorizedKey(ts.allowed.PublicKey())
 	if err := os.WriteFile(keys, append([]byte("# viewers\n"), line...), 0o600); err != nil {
@@ -141,7 +123,7 @@ type testViewer struct {
 	// ended is closed when the server closes the session's output.
 	ended chan struct{}
 	// stderr is what the server said on the session's error stream.
-	stderr syncBuffer
+	stderr syncbuf.Buffer
 }
 
 // view logs in with signer and opens a session with a w×h terminal.

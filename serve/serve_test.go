@@ -9,6 +9,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 )
 
 // An allowed key gets the screen, the demo playing; a window change
@@ -114,7 +116,7 @@ func TestSessionWithoutTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	sess.Stdout, sess.Stderr = &out, &out
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)

@@ -112,15 +112,14 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.output != nil {
 		out = s.output(out)
 	}
-	opts := append(bubbletea.MakeOptions(sess), tea.WithInput(in), tea.WithOutput(out))
-	p := tea.NewProgram(tui.Guard(model, func(c tui.Crash) string {
+	p := tui.NewProgram(model, in, out, func(c tui.Crash) string {
 		kept := ""
 		if s.cfg.Crashes != nil {
 			kept = s.cfg.Crashes(c)
 		}
 		s.log.printf("%s: the screen hit a bug (%v) and shows it; details in %q", v, c.Value, kept)
 		return kept
-	}), opts...)
+	}, bubbletea.MakeOptions(sess)...)
 	go p.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	if status != nil {
 		go func() {

@@ -10,30 +10,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentwatch/agentwatch/internal/testkit/rawhttp"
 )
-
-// rawServer answers every request with resp, written as it is on the
-// connection, and then closes the connection: a server that ends its
-// response by closing, or cuts it.
-func rawServer(t *testing.T, resp string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		io.Copy(io.Discard, req.Body)
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
-		buf.WriteString(resp)
-		buf.Flush()
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-// sseHead is a response head whose body ends when the connection closes.
-const sseHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
 
 // A connection closed in the middle of an SSE frame is a broken stream,
 // even when the body itself ends cleanly (no length, no chunks: the close
@@ -50,7 +29,7 @@ func TestConnectCutMidFrame(t *testing.T) {
 		{"after a data line", "data: " + runEvents[0] + "\n\ndata: " + runEvents[1] + "\n", 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := rawServer(t, sseHead+tc.body)
+			srv := rawhttp.Server(t, rawhttp.SSEHead+tc.body)
 			r, closeFn, err := Connect(context.Background(), srv.URL, ConnectOptions{Input: RunInput("", "")})
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +59,7 @@ func TestConnectCutMidFrame(t *testing.T) {
 func TestConnectHostileErrorPage(t *testing.T) {
 	page := "<h1>login</h1>\x1b]52;c;cHduZWQ=\x07\x1b]0;owned\x1b\\\x1b[2J\x1b[3J\u009b31m\u009d0;t\u009c\u202eexe.txt" +
 		strings.Repeat("\x1b[1mpad ", 500)
-	srv := rawServer(t, "HTTP/1.1 401 Unauthorized\x1b]0;title\x07\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"+page)
+	srv := rawhttp.Server(t, "HTTP/1.1 401 Unauthorized\x1b]0;title\x07\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n"+page)
 	_, _, err := Connect(context.Background(), srv.URL, ConnectOptions{Input: RunInput("", "")})
 	if err == nil {
 		t.Fatal("no error for HTTP 401")

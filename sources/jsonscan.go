@@ -3,6 +3,8 @@ package sources
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // jsonScan is a JSON checker over one buffer. It accepts a subset of what
@@ -89,32 +91,14 @@ func (s *jsonScan) name() ([]byte, bool) {
 	return n, true
 }
 
-// integer consumes a number and returns it when it is an integer of at most
-// 15 digits (exact as a float64), as agui.Timestamp reads plain integers.
+// integer consumes a number and returns it when agui.SmallInt reads it,
+// as agui.Timestamp reads plain integers.
 func (s *jsonScan) integer() (int64, bool) {
 	start := s.i
 	if !s.number() {
 		return 0, false
 	}
-	v := s.b[start:s.i]
-	neg := v[0] == '-'
-	if neg {
-		v = v[1:]
-	}
-	if len(v) > 15 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
+	return agui.SmallInt(s.b[start:s.i])
 }
 
 // maxScanDepth is how deep value follows nesting; deeper values fail.

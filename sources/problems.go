@@ -2,6 +2,7 @@ package sources
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/agentwatch/agentwatch/internal/jsonwords"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -83,32 +85,12 @@ func unreadable(offset int64, format string, args ...any) *model.Unreadable {
 // notObject explains a valid JSON value that is not an event object; where
 // is empty or ends in ": ", as for the other problems.
 func notObject(raw []byte, offset int64, where string) *model.Unreadable {
-	return unreadable(offset, "%sa JSON %s, not an event object", where, kindName(raw))
+	return unreadable(offset, "%sa JSON %s, not an event object", where, kindOf(jsontext.Value(raw).Kind()))
 }
 
-// kindName names the kind of the JSON value that starts raw.
-func kindName(raw []byte) string {
-	return kindOf(jsontext.Value(raw).Kind())
-}
-
-// kindOf names a token kind for a user.
-func kindOf(k jsontext.Kind) string {
-	switch k {
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	case '"':
-		return "string"
-	case '0':
-		return "number"
-	case 't', 'f':
-		return "boolean"
-	case 'n':
-		return "null"
-	}
-	return "value"
-}
+// kindOf names a token kind for a user, after "a JSON": "object", or
+// "value" for a kind that starts none.
+func kindOf(k jsontext.Kind) string { return cmp.Or(jsonwords.Noun(k), "value") }
 
 // tooBig explains an event over the size limit.
 func tooBig(offset, limit int64, where string) *model.Unreadable {

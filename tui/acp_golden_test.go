@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
@@ -69,7 +71,7 @@ func TestACPGolden(t *testing.T) {
 						t.Errorf("view lacks %q:\n%s", w, got)
 					}
 				}
-				checkGolden(t, "acp", name+".golden", got, "ACPGolden")
+				golden.RequireEqual(t, got)
 			})
 		}
 	}
@@ -94,7 +96,7 @@ func TestACPGolden(t *testing.T) {
 					t.Errorf("plan lacks %q:\n%s", w, got)
 				}
 			}
-			checkGolden(t, "acp", name+".golden", got, "ACPGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }

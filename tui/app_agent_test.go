@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
@@ -120,7 +121,7 @@ func TestAgentPermissionDialog(t *testing.T) {
 	a.Update(PermissionMsg{Request: model.PermissionRequest{ToolCallID: toolCall, Title: "Edit config.yaml", Options: opts}, Answer: answer})
 	got := a.View().Content
 	checkScreen(t, strings.Split(got, "\n"), 120, 40)
-	checkGolden(t, "acp", "permission-120x40.golden", got, "AgentPermissionDialog")
+	golden.RequireEqual(t, got)
 	plain := ansi.Strip(got)
 	for _, want := range []string{"Permission", "Edit config.yaml", "[1/y] Allow once", "[4/N] Always reject", "[esc] cancel", "@@"} {
 		if !strings.Contains(plain, want) {
@@ -157,11 +158,12 @@ func TestAgentPermissionDialog(t *testing.T) {
 
 func TestAgentGolden(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
-		a, _ := newAgentTestApp(t, sz[0], sz[1])
-		got := a.View().Content
-		checkScreen(t, strings.Split(got, "\n"), sz[0], sz[1])
-		name := fmt.Sprintf("session-%dx%d.golden", sz[0], sz[1])
-		checkGolden(t, "acp", name, got, "AgentGolden")
+		t.Run(fmt.Sprintf("session-%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			a, _ := newAgentTestApp(t, sz[0], sz[1])
+			got := a.View().Content
+			checkScreen(t, strings.Split(got, "\n"), sz[0], sz[1])
+			golden.RequireEqual(t, got)
+		})
 	}
 }
 

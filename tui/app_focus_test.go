@@ -56,7 +56,7 @@ func logApp(t testing.TB, log []byte, w, h int) *demoApp {
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	a.Update(a.Init()())
 	a.Update(a.pump()())
-	return &demoApp{App: a}
+	return &demoApp{fedApp[[]model.Record]{App: a}}
 }
 
 // panelText is the panel's view as plain text.

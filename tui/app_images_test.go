@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -47,9 +48,9 @@ var graphicsCodeRE = regexp.MustCompile(`\x1b_G([^;\x1b]*)(?:;([^\x1b]*))?\x1b\\
 type imageTerminal struct {
 	t    *testing.T
 	p    *tea.Program
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	in   *io.PipeWriter
-	done chan error
+	done <-chan error
 	recs []model.Record
 }
 
@@ -61,10 +62,9 @@ func startImageTerminal(t *testing.T, env []string, profile colorprofile.Profile
 	close(ch)
 	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{Title: "demo"})
 	inR, inW := io.Pipe()
-	it := &imageTerminal{t: t, out: &syncBuffer{}, in: inW, done: make(chan error, 1), recs: recs}
-	it.p = tea.NewProgram(a, tea.WithInput(inR), tea.WithOutput(it.out), tea.WithWindowSize(160, 48),
-		tea.WithoutSignalHandler(), tea.WithEnvironment(env), tea.WithColorProfile(profile))
-	go func() { _, err := it.p.Run(); it.done <- err }()
+	it := &imageTerminal{t: t, out: &syncbuf.Buffer{}, in: inW, recs: recs}
+	it.p, it.done = startProgram(a, 160, 48, tea.WithInput(inR), tea.WithOutput(it.out),
+		tea.WithEnvironment(env), tea.WithColorProfile(profile))
 	t.Cleanup(func() {
 		it.p.Kill()
 		inW.Close()

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/replay"
@@ -146,7 +147,7 @@ func TestReplayGolden(t *testing.T) {
 			readBackAll(t, a) // what the player shed, as the screen asks for it
 			got := a.View().Content
 			checkScreen(t, strings.Split(got, "\n"), sz[0], sz[1])
-			checkGolden(t, "app", name+".golden", got, "ReplayGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }

@@ -1,21 +1,21 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/computer"
@@ -35,12 +35,34 @@ func demoRecords(t testing.TB) []model.Record {
 	return recs
 }
 
+// fedApp is an App fed through its pump from ch, as the program feeds it.
+type fedApp[T any] struct {
+	*App
+	ch   chan T
+	next tea.Cmd // the pump, issued again after the last message
+}
+
+// close ends the input: a saved log read to its end.
+func (d *fedApp[T]) close(t testing.TB) {
+	t.Helper()
+	close(d.ch)
+	msg := d.next()
+	if _, ok := msg.(recordsDoneMsg); !ok {
+		t.Fatalf("the pump after close gave %T, want recordsDoneMsg", msg)
+	}
+	d.Update(msg)
+}
+
+func (d *fedApp[T]) press(keys ...string) {
+	for _, k := range keys {
+		d.Update(keyPress(k))
+	}
+}
+
 // demoApp is an App that has received the whole demo in one batch, at
 // w×h; with closed the channel has closed too (a saved log).
 type demoApp struct {
-	*App
-	ch   chan []model.Record
-	next tea.Cmd // the pump re-issued after the batch
+	fedApp[[]model.Record]
 }
 
 func newDemoApp(t testing.TB, w, h int, closed bool, opts AppOptions) *demoApp {
@@ -54,27 +76,11 @@ func newDemoApp(t testing.TB, w, h int, closed bool, opts AppOptions) *demoApp {
 		t.Fatalf("first pump message is %T, want recordsMsg", msg)
 	}
 	_, next := a.Update(msg)
-	d := &demoApp{App: a, ch: ch, next: next}
+	d := &demoApp{fedApp[[]model.Record]{App: a, ch: ch, next: next}}
 	if closed {
 		d.close(t)
 	}
 	return d
-}
-
-func (d *demoApp) close(t testing.TB) {
-	t.Helper()
-	close(d.ch)
-	msg := d.next()
-	if _, ok := msg.(recordsDoneMsg); !ok {
-		t.Fatalf("pump after close gives %T, want recordsDoneMsg", msg)
-	}
-	d.Update(msg)
-}
-
-func (d *demoApp) press(keys ...string) {
-	for _, k := range keys {
-		d.Update(keyPress(k))
-	}
 }
 
 func keyPress(k string) tea.KeyPressMsg {
@@ -179,7 +185,7 @@ func TestAppGolden(t *testing.T) {
 			d.press(c.keys...)
 			got := d.View().Content
 			checkScreen(t, strings.Split(got, "\n"), c.w, c.h)
-			checkGolden(t, "app", c.name+".golden", got, "AppGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }
@@ -452,23 +458,19 @@ func TestAppScrollAndQuit(t *testing.T) {
 	}
 }
 
-// TestAppProgram runs the App in a real Program (teatest v2 cannot be
-// used here: its golden package defines the -update flag this package's
-// tests already define) to the first frame, and quits with q.
+// TestAppProgram runs the App in a real Program, fed through a pipe as a
+// terminal feeds it, to the first frame, and quits with q.
 func TestAppProgram(t *testing.T) {
 	ch := make(chan []model.Record, 1)
 	ch <- demoRecords(t)
 	close(ch)
 	a := NewApp(fold.New(fold.Options{}), ch, AppOptions{Title: "demo"})
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	inR, inW := io.Pipe()
 	defer inW.Close()
-	p := tea.NewProgram(a, tea.WithInput(inR), tea.WithOutput(out), tea.WithWindowSize(120, 40),
-		tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
-	done := make(chan error, 1)
-	go func() { _, err := p.Run(); done <- err }()
+	p, done := startProgram(a, 120, 40, tea.WithInput(inR), tea.WithOutput(out), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	deadline := time.Now().Add(5 * time.Second)
-	for !out.contains("agent computer") {
+	for !out.Contains("agent computer") {
 		if time.Now().After(deadline) {
 			p.Kill()
 			t.Fatalf("no first frame after 5 s; output %q", out.String())
@@ -486,25 +488,6 @@ func TestAppProgram(t *testing.T) {
 		t.Fatal("q did not end the program")
 	}
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func (s *syncBuffer) contains(sub string) bool { return strings.Contains(s.String(), sub) }
 
 func TestAppHelp(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {160, 48}, {60, 20}, {20, 4}, {1, 1}} {

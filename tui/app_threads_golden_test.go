@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -36,7 +38,7 @@ func pressed30(recs []model.Record) []model.Record {
 func TestThreadsAppGolden(t *testing.T) {
 	for _, sz := range threadSizes {
 		w, h := sz[0], sz[1]
-		suffix := fmt.Sprintf("_%dx%d.golden", w, h)
+		suffix := fmt.Sprintf("_%dx%d", w, h)
 		saved := func(t *testing.T, opts AppOptions) *threadsApp {
 			opts.Title = threadsSource
 			d := newThreadsApp(t, w, h, opts, model.Batch{Source: threadsSource, Records: threadsRecords(t)})
@@ -45,12 +47,12 @@ func TestThreadsAppGolden(t *testing.T) {
 		}
 		t.Run("list"+suffix, func(t *testing.T) {
 			d := saved(t, AppOptions{})
-			checkGolden(t, "threads_app", "list"+suffix, d.screen(t), "ThreadsAppGolden")
+			golden.RequireEqual(t, d.screen(t))
 		})
 		t.Run("help"+suffix, func(t *testing.T) {
 			d := saved(t, AppOptions{})
 			d.press("?")
-			checkGolden(t, "threads_app", "help"+suffix, d.screen(t), "ThreadsAppGolden")
+			golden.RequireEqual(t, d.screen(t))
 		})
 		// The auto layout, and the one auto does not choose at this width;
 		// the one it chooses, forced, draws what auto draws.
@@ -64,7 +66,7 @@ func TestThreadsAppGolden(t *testing.T) {
 				d := saved(t, AppOptions{Layout: layout})
 				d.open(t, branchThread(t, d.tv().set))
 				got := d.screen(t)
-				checkGolden(t, "threads_app", name, got, "ThreadsAppGolden")
+				golden.RequireEqual(t, got)
 				if layout != LayoutAuto {
 					return
 				}
@@ -79,7 +81,7 @@ func TestThreadsAppGolden(t *testing.T) {
 			d := saved(t, AppOptions{})
 			d.open(t, branchThread(t, d.tv().set))
 			d.press("t")
-			checkGolden(t, "threads_app", "runtree"+suffix, d.screen(t), "ThreadsAppGolden")
+			golden.RequireEqual(t, d.screen(t))
 		})
 		t.Run("live"+suffix, func(t *testing.T) {
 			recs := pressed30(threadsRecords(t))
@@ -102,7 +104,7 @@ func TestThreadsAppGolden(t *testing.T) {
 			if live != 3 || marked != 1 || !d.tv().list.Rows()[0].Marked {
 				t.Errorf("%d rows live, %d marked, want 3 and the first", live, marked)
 			}
-			checkGolden(t, "threads_app", "live"+suffix, d.screen(t), "ThreadsAppGolden")
+			golden.RequireEqual(t, d.screen(t))
 		})
 	}
 }

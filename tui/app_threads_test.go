@@ -40,9 +40,7 @@ func threadsRecords(t testing.TB) []model.Record {
 // threadsApp is an App of many threads fed through its pump, as the
 // program feeds it.
 type threadsApp struct {
-	*App
-	ch   chan model.Batch
-	next tea.Cmd // the pump, issued again after each message
+	fedApp[model.Batch]
 }
 
 // newThreadsApp returns an App of w×h cells that has received batches.
@@ -51,7 +49,7 @@ func newThreadsApp(t testing.TB, w, h int, opts AppOptions, batches ...model.Bat
 	ch := make(chan model.Batch, 4096)
 	a := NewThreadsApp(fold.NewThreads(fold.Options{}), ch, opts)
 	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	d := &threadsApp{App: a, ch: ch, next: a.Init()}
+	d := &threadsApp{fedApp[model.Batch]{App: a, ch: ch, next: a.Init()}}
 	d.feed(t, batches...)
 	return d
 }
@@ -76,40 +74,6 @@ func (d *threadsApp) feed(t testing.TB, batches ...model.Batch) {
 			t.Fatal("the pump was not issued again")
 		}
 	}
-}
-
-// close ends the input: a saved log read to its end.
-func (d *threadsApp) close(t testing.TB) {
-	t.Helper()
-	close(d.ch)
-	msg := d.next()
-	if _, ok := msg.(recordsDoneMsg); !ok {
-		t.Fatalf("the pump after close gave %T, want recordsDoneMsg", msg)
-	}
-	d.Update(msg)
-}
-
-func (d *threadsApp) press(keys ...string) {
-	for _, k := range keys {
-		d.Update(threadsKeyPress(k))
-	}
-}
-
-// threadsKeyPress is keyPress with the keys of the thread list besides.
-func threadsKeyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	}
-	return keyPress(k)
 }
 
 // screen is drawnScreen of d's App.

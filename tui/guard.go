@@ -7,7 +7,9 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -48,6 +50,15 @@ type crashMsg struct{ crash Crash }
 // is given the crash once, to keep it, and returns where it kept it.
 func Guard(m tea.Model, report func(Crash) string) *Guarded {
 	return &Guarded{inner: m, report: report}
+}
+
+// NewProgram is the program every screen runs in: m under Guard (report
+// keeps each crash), reading input from in and drawing to out; more comes
+// before those two, so that in and out win over any input or output it
+// names (a wish session's options name the session itself).
+func NewProgram(m tea.Model, in io.Reader, out io.Writer, report func(Crash) string, more ...tea.ProgramOption) *tea.Program {
+	opts := append(slices.Clip(more), tea.WithInput(in), tea.WithOutput(out))
+	return tea.NewProgram(Guard(m, report), opts...)
 }
 
 // Crashed is the crash the guard caught, nil while there was none.

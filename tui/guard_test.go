@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 )
 
 // panicky panics where it is told to: on the key "u" in Update, while
@@ -69,13 +71,8 @@ func TestGuardCatchesPanics(t *testing.T) {
 			})
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
-			out := &syncBuffer{}
-			p := tea.NewProgram(g, tea.WithInput(nil), tea.WithOutput(out), tea.WithWindowSize(100, 10), tea.WithContext(ctx), tea.WithoutSignals())
-			ended := make(chan error, 1)
-			go func() {
-				_, err := p.Run()
-				ended <- err
-			}()
+			out := &syncbuf.Buffer{}
+			p, ended := startProgram(g, 100, 10, tea.WithInput(nil), tea.WithOutput(out), tea.WithContext(ctx))
 			p.Send(keyPress(tc.key))
 			deadline := time.Now().Add(10 * time.Second)
 			for !strings.Contains(ansi.Strip(out.String()), "press q to quit") {

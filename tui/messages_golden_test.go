@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
@@ -72,7 +74,7 @@ func TestMessagesGolden(t *testing.T) {
 		}},
 	}
 	for _, fx := range fixtures {
-		t.Run(fx.file, func(t *testing.T) {
+		t.Run(strings.TrimSuffix(fx.golden, ".golden"), func(t *testing.T) {
 			steps := reviewSteps(t, fx.file, fx.format)
 			if len(steps) != 8 {
 				t.Fatalf("%d steps, want 8", len(steps))
@@ -91,7 +93,7 @@ func TestMessagesGolden(t *testing.T) {
 				}
 				fmt.Fprintf(&b, "── step %d: %s (%s) ──\n%s", i+1, s.Label(), s.ToolName, view)
 			}
-			checkGolden(t, "messages", fx.golden, b.String(), "MessagesGolden")
+			golden.RequireEqual(t, b.String())
 		})
 	}
 }

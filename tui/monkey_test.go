@@ -74,13 +74,7 @@ func runMonkey(t *testing.T, a *App, seed uint64, n int, first []string, feed fu
 	c := &catcher{}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p := tea.NewProgram(Guard(a, c.report), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40),
-		tea.WithContext(ctx), tea.WithoutSignals())
-	ended := make(chan error, 1)
-	go func() {
-		_, err := p.Run()
-		ended <- err
-	}()
+	p, ended := startProgram(Guard(a, c.report), 120, 40, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx))
 	stop := make(chan struct{})
 	var fed sync.WaitGroup
 	if feed != nil {

@@ -53,7 +53,13 @@ func printPlain(t *testing.T, recs []model.Record, oneByOne bool) []string {
 	} else {
 		apply(recs...)
 	}
-	s := out.String()
+	return printedLines(t, out.String())
+}
+
+// printedLines is what a plain printer wrote, a line each; it fails unless
+// every line ends in a newline and none holds a control character.
+func printedLines(t *testing.T, s string) []string {
+	t.Helper()
 	if s == "" {
 		return nil
 	}

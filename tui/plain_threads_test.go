@@ -33,22 +33,7 @@ func printThreads(t *testing.T, batches []model.Batch, withSource, oneByOne bool
 			}
 		}
 	}
-	s := out.String()
-	if s == "" {
-		return nil
-	}
-	if !strings.HasSuffix(s, "\n") {
-		t.Fatalf("output does not end in a newline: %q", s)
-	}
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for _, l := range lines {
-		for _, r := range l {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-				t.Fatalf("control character %U in line %q", r, l)
-			}
-		}
-	}
-	return lines
+	return printedLines(t, out.String())
 }
 
 // isHeading reports whether a line is a thread heading.

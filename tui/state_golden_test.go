@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
@@ -70,7 +71,7 @@ func TestStateWordsGolden(t *testing.T) {
 	for _, c := range cases {
 		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
 			for _, theme := range []string{"dark", "light", "nocolor"} {
-				name := fmt.Sprintf("%s_%dx%d_%s.golden", c.name, sz[0], sz[1], theme)
+				name := fmt.Sprintf("%s_%dx%d_%s", c.name, sz[0], sz[1], theme)
 				t.Run(name, func(t *testing.T) {
 					a := c.make(t, sz[0], sz[1])
 					if theme == "light" {
@@ -80,7 +81,7 @@ func TestStateWordsGolden(t *testing.T) {
 					if theme == "nocolor" {
 						screen = withoutColours(screen)
 					}
-					checkGolden(t, "states", name, screen, "StateWordsGolden")
+					golden.RequireEqual(t, screen)
 					text := ansi.Strip(screen)
 					for _, want := range c.says {
 						if !strings.Contains(text, want) {

@@ -24,7 +24,7 @@ func Describe(err error) string {
 			where = strings.TrimPrefix(p, "/")
 		}
 		want := wanted(sem.GoType)
-		got := kindName(sem.JSONKind)
+		got := Kind(sem.JSONKind)
 		switch {
 		case want != "" && got != "":
 			return where + " is " + got + ", want " + want
@@ -81,21 +81,37 @@ func wanted(t reflect.Type) string {
 	return ""
 }
 
-// kindName is a JSON kind in words ("" when unknown).
-func kindName(k jsontext.Kind) string {
+// Kind is the kind of JSON value k starts, in words with its article ("an
+// object", "a boolean", "null"), to say what a value is; "" for a kind that
+// starts no value.
+func Kind(k jsontext.Kind) string {
+	switch n := Noun(k); n {
+	case "", "null":
+		return n
+	case "object", "array":
+		return "an " + n
+	default:
+		return "a " + n
+	}
+}
+
+// Noun is the kind of JSON value k starts as a bare noun ("object",
+// "boolean", "null"), for words such as "a JSON object"; "" for a kind that
+// starts no value.
+func Noun(k jsontext.Kind) string {
 	switch k {
 	case 'n':
 		return "null"
 	case 't', 'f':
-		return "true or false"
+		return "boolean"
 	case '"':
-		return "a string"
+		return "string"
 	case '0':
-		return "a number"
+		return "number"
 	case '{':
-		return "an object"
+		return "object"
 	case '[':
-		return "an array"
+		return "array"
 	}
 	return ""
 }

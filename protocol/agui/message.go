@@ -1,8 +1,10 @@
 package agui
 
 import (
+	"cmp"
 	"fmt"
 
+	"github.com/agentwatch/agentwatch/internal/jsonwords"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -148,7 +150,7 @@ func (c *Content) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		*c = Content{Object: obj, Present: true}
 		return nil
 	}
-	return fmt.Errorf("content: want a string or an array of parts, got %s", kindName(d.PeekKind()))
+	return fmt.Errorf("content: want a string or an array of parts, got %s", cmp.Or(jsonwords.Kind(d.PeekKind()), "nothing"))
 }
 
 // MarshalJSONTo writes the string or the parts.

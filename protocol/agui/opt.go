@@ -2,11 +2,13 @@ package agui
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/jsonwords"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
@@ -48,7 +50,7 @@ func (o *OptString) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 	case '"':
 		*o = OptString{Value: tok.String(), State: Set}
 	default:
-		return fmt.Errorf("want a string, got %s", kindName(tok.Kind()))
+		return fmt.Errorf("want a string, got %s", cmp.Or(jsonwords.Kind(tok.Kind()), "nothing"))
 	}
 	return nil
 }
@@ -91,7 +93,7 @@ func (t *Timestamp) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		if ms, ok := smallInt(v); ok {
+		if ms, ok := SmallInt(v); ok {
 			*t = Timestamp{Millis: float64(ms), Valid: true}
 			return nil
 		}
@@ -127,7 +129,7 @@ func (t *Timestamp) UnmarshalJSONFrom(d *jsontext.Decoder) error {
 		}
 		*t = Timestamp{Millis: float64(tm.UnixNano()) / 1e6, Valid: true}
 	default:
-		return fmt.Errorf("timestamp: want a number, got %s", kindName(tok.Kind()))
+		return fmt.Errorf("timestamp: want a number, got %s", cmp.Or(jsonwords.Kind(tok.Kind()), "nothing"))
 	}
 	return nil
 }
@@ -140,9 +142,12 @@ func (t Timestamp) MarshalJSONTo(e *jsontext.Encoder) error {
 	return e.WriteToken(jsontext.Float(t.Millis))
 }
 
-// smallInt parses an optionally negative integer of at most 15 digits
-// (exact in a float64).
-func smallInt(v []byte) (int64, bool) {
+// SmallInt reads v, the text of a JSON number, as Timestamp reads a plain
+// integer: an optional minus and at most 15 digits (exact in a float64);
+// ok is false for anything else, which Timestamp parses as a float. The
+// index scan of sources reads timestamps with it, so both read the same
+// numbers.
+func SmallInt(v []byte) (int64, bool) {
 	neg := len(v) > 0 && v[0] == '-'
 	if neg {
 		v = v[1:]
@@ -194,24 +199,6 @@ func (m Metadata) String(key string) (string, bool) {
 		return "", false
 	}
 	return s, true
-}
-
-func kindName(k jsontext.Kind) string {
-	switch k {
-	case 'n':
-		return "null"
-	case 'f', 't':
-		return "a boolean"
-	case '"':
-		return "a string"
-	case '0':
-		return "a number"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	}
-	return "nothing"
 }
 
 // isNull reports whether raw JSON is the literal null (or empty).

@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 )
@@ -45,7 +46,7 @@ func claudeSession() plog.Logs {
 // added up.
 func TestClaudeCodeEvents(t *testing.T) {
 	ts := foldAll(t, translate(otel.Options{}, nil, []plog.Logs{claudeSession()}))
-	th := thread(t, ts, "claude-code/dev1/sess-1")
+	th := otlptest.Thread(t, ts, "claude-code/dev1/sess-1")
 	runs := th.Fold.Runs()
 	if len(runs) != 1 || runs[0].RunID != "p1" || runs[0].Status != model.StatusCompleted {
 		t.Fatalf("runs %+v", runs)
@@ -153,7 +154,7 @@ func TestCodexEvents(t *testing.T) {
 		cxEvent(700, "tool_decision", "tool_name", "shell", "call_id", "c3", "decision", "denied", "source", "user"),
 	)
 	ts := foldAll(t, translate(otel.Options{}, nil, []plog.Logs{ld}))
-	th := thread(t, ts, "codex_cli_rs/ci-7/conv-9")
+	th := otlptest.Thread(t, ts, "codex_cli_rs/ci-7/conv-9")
 	if r := th.Fold.Runs(); len(r) != 2 {
 		t.Fatalf("runs %+v", r)
 	}
@@ -195,7 +196,7 @@ func TestClaudeCodeSpans(t *testing.T) {
 			kv: []any{"session.id", "sess-2", "decision", "accept", "source", "user_temporary"}},
 	}
 	ts := foldAll(t, translate(otel.Options{}, []ptrace.Traces{traces(ccResource, specs...)}, nil))
-	th := thread(t, ts, "claude-code/dev1/sess-2")
+	th := otlptest.Thread(t, ts, "claude-code/dev1/sess-2")
 	if r := th.Fold.Runs(); len(r) != 1 || r[0].RunID != "0000000000000011" || r[0].Status != model.StatusCompleted {
 		t.Fatalf("runs %+v", r)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 )
@@ -256,7 +257,7 @@ func TestClaudeCodeSessionFold(t *testing.T) {
 	tr := otel.New(otel.Options{})
 	tr.AddLogs(logs(ccResource, ccLawSession()...))
 	ts := foldAll(t, tr.Flush(), tr.Finish())
-	th := thread(t, ts, "claude-code/dev1/5f0c2f9e-sess")
+	th := otlptest.Thread(t, ts, "claude-code/dev1/5f0c2f9e-sess")
 	if r := th.Fold.Runs(); len(r) != 2 || r[0].RunID != "prompt-a" || r[1].RunID != "prompt-b" {
 		t.Fatalf("runs %+v", r)
 	}
@@ -356,7 +357,7 @@ func TestGenAIOverlappingRunsBatchingLaw(t *testing.T) {
 	checkOrders(t, genTelemetry(specs), [][]int{inOrder(len(specs)), byEnd})
 	tr := otel.New(otel.Options{})
 	tr.AddTraces(traces(genResource, specs...))
-	th := thread(t, foldAll(t, tr.Flush(), tr.Finish()), "support-bot/h1/c")
+	th := otlptest.Thread(t, foldAll(t, tr.Flush(), tr.Finish()), "support-bot/h1/c")
 	if s := items(th, model.ItemSubagent); len(s) != 2 || s[1].Status != model.StatusFailed {
 		t.Fatalf("subagents %+v", s)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 )
@@ -50,7 +51,7 @@ func checkGenAI(t *testing.T, threadID string, recs ...[]model.Record) {
 	if ts.Len() != 1 {
 		t.Fatalf("%d threads, want 1", ts.Len())
 	}
-	th := thread(t, ts, threadID)
+	th := otlptest.Thread(t, ts, threadID)
 	runs := th.Fold.Runs()
 	if len(runs) != 1 || runs[0].RunID != genTrace || runs[0].Status != model.StatusCompleted {
 		t.Fatalf("runs: %+v", runs)
@@ -156,7 +157,7 @@ func nestedSpans() []spanSpec {
 func checkNested(t *testing.T, recs []model.Record) {
 	t.Helper()
 	ts := foldAll(t, recs)
-	th := thread(t, ts, "support-bot/h1/c")
+	th := otlptest.Thread(t, ts, "support-bot/h1/c")
 	if runs := th.Fold.Runs(); len(runs) != 1 || runs[0].RunID != genTrace || runs[0].Status != model.StatusCompleted {
 		t.Fatalf("runs %+v", runs)
 	}
@@ -232,7 +233,7 @@ func TestGenAINestedLive(t *testing.T) {
 	ts := foldAll(t, batches...)
 	// Only the lead names the conversation, and it comes last: what came
 	// before it waited for it.
-	th := thread(t, ts, "support-bot/h1/c")
+	th := otlptest.Thread(t, ts, "support-bot/h1/c")
 	if s := th.Fold.Steps(); len(s) != 3 {
 		t.Fatalf("steps %+v", s)
 	}
@@ -259,7 +260,7 @@ func TestGenAIAgentUnderLateRoot(t *testing.T) {
 	tr.AddTraces(traces(genResource, specs[0]))
 	first := tr.Flush()
 	ts := foldAll(t, first)
-	th := thread(t, ts, "support-bot/h1/c")
+	th := otlptest.Thread(t, ts, "support-bot/h1/c")
 	if r := th.Fold.Runs(); len(r) != 1 || r[0].Status != model.StatusRunning {
 		t.Fatalf("before the root: runs %+v", r)
 	}
@@ -278,7 +279,7 @@ func TestGenAIFailedAgent(t *testing.T) {
 	specs := []spanSpec{{trace: genTrace, id: genAgent, name: "invoke_agent x", start: 0, end: 10, err: "rate limited",
 		kv: []any{"gen_ai.operation.name", "invoke_agent"}}}
 	ts := foldAll(t, translate(otel.Options{}, []ptrace.Traces{traces(genResource, specs...)}, nil))
-	th := thread(t, ts, "support-bot/h1/trace-"+genTrace)
+	th := otlptest.Thread(t, ts, "support-bot/h1/trace-"+genTrace)
 	if runs := th.Fold.Runs(); len(runs) != 1 || runs[0].Status != model.StatusFailed || runs[0].Error != "rate limited" {
 		t.Fatalf("runs %+v", runs)
 	}
@@ -297,7 +298,7 @@ func TestOpenInference(t *testing.T) {
 				"llm.output_messages.0.message.role", "assistant", "llm.output_messages.0.message.content", "It is 42."}},
 	}
 	ts := foldAll(t, translate(otel.Options{}, []ptrace.Traces{traces(genResource, specs...)}, nil))
-	th := thread(t, ts, "support-bot/h1/s1")
+	th := otlptest.Thread(t, ts, "support-bot/h1/s1")
 	s := th.Fold.Steps()
 	if len(s) != 1 || s[0].ToolName != "lookup" || s[0].Result != "42" || string(s[0].ArgsJSON) != `{"q":"x"}` || s[0].DurationMS != 300 {
 		t.Fatalf("steps %+v", s)

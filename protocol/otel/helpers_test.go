@@ -150,22 +150,6 @@ func translate(opts otel.Options, tds []ptrace.Traces, lds []plog.Logs) []model.
 	return append(tr.Flush(), tr.Finish()...)
 }
 
-// thread finds a thread by id.
-func thread(t *testing.T, ts *fold.Threads, id string) *fold.Thread {
-	t.Helper()
-	for _, th := range ts.List() {
-		if th.ID == id {
-			return th
-		}
-	}
-	var ids []string
-	for _, th := range ts.List() {
-		ids = append(ids, th.ID)
-	}
-	t.Fatalf("no thread %q; threads %q", id, ids)
-	return nil
-}
-
 // items returns the thread's items of a kind.
 func items(th *fold.Thread, kind model.ItemKind) []*model.Item {
 	var out []*model.Item

@@ -3,6 +3,7 @@ package otel_test
 import (
 	"testing"
 
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 )
@@ -34,7 +35,7 @@ func TestDecisionAndResultInTwoRequests(t *testing.T) {
 				batches = append(batches, tr.Flush())
 			}
 			ts := foldAll(t, batches...)
-			th := thread(t, ts, "claude-code/dev1/5f0c2f9e-sess")
+			th := otlptest.Thread(t, ts, "claude-code/dev1/5f0c2f9e-sess")
 			steps := th.Fold.Steps()
 			if len(steps) != 1 || steps[0].Status != model.StatusCompleted || steps[0].Label() != "Ran command · go test ./..." {
 				for _, s := range steps {

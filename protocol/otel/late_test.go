@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 )
@@ -24,7 +25,7 @@ func TestLateSpans(t *testing.T) {
 		t.Fatalf("a step's span sent twice made %d records", len(again))
 	}
 	ts := foldAll(t, first, late)
-	th := thread(t, ts, "support-bot/h1/conv-1")
+	th := otlptest.Thread(t, ts, "support-bot/h1/conv-1")
 	runs := th.Fold.Runs()
 	if len(runs) != 1 || runs[0].RunID != genTrace || runs[0].Status != model.StatusCompleted || !runs[0].Ended.Equal(t0.Add(5*time.Second)) {
 		t.Fatalf("runs %+v", runs)

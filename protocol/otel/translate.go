@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentwatch/agentwatch/internal/order"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -111,7 +112,7 @@ func (t *Translator) flush(all bool) []model.Record {
 	}
 	slices.SortStableFunc(points, func(a, b point) int {
 		return cmp.Or(compareTime(known(a.at), known(b.at)), cmp.Compare(a.o.kind.rank(), b.o.kind.rank()),
-			cmp.Compare(a.o.order, b.o.order), compareBool(a.end, b.end))
+			cmp.Compare(a.o.order, b.o.order), order.Bool(a.end, b.end))
 	})
 	touched := map[*threadState]bool{}
 	for _, p := range points {
@@ -183,16 +184,6 @@ func known(t time.Time) time.Time {
 }
 
 func compareTime(a, b time.Time) int { return a.Compare(b) }
-
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case !a:
-		return -1
-	}
-	return 1
-}
 
 // threadState is what the translator keeps of one thread.
 type threadState struct {

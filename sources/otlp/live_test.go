@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/otlptest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/agentwatch/agentwatch/protocol/otel"
@@ -85,7 +86,7 @@ func TestLiveLines(t *testing.T) {
 		if d := th.Fold.Diagnostics(); len(d) != 0 {
 			t.Errorf("%s: %+v", th.ID, d)
 		}
-		w := threadOf(t, whole, th.ID)
+		w := otlptest.Thread(t, whole, th.ID)
 		got, want := th.Fold.Steps(), w.Fold.Steps()
 		if len(got) != len(want) {
 			t.Fatalf("thread %s: %d steps, the file read whole has %d", th.ID, len(got), len(want))

@@ -65,21 +65,6 @@ func foldArrivals(t *testing.T, arrivals []otlp.Arrival) *fold.Threads {
 	return ts
 }
 
-func threadOf(t *testing.T, ts *fold.Threads, id string) *fold.Thread {
-	t.Helper()
-	for _, th := range ts.List() {
-		if th.ID == id {
-			return th
-		}
-	}
-	var ids []string
-	for _, th := range ts.List() {
-		ids = append(ids, th.ID)
-	}
-	t.Fatalf("no thread %q in %q", id, ids)
-	return nil
-}
-
 func activities(th *fold.Thread, name string) []string {
 	var out []string
 	for _, it := range th.Fold.Items() {
@@ -148,7 +133,7 @@ func TestExportersToOneReceiver(t *testing.T) {
 		t.Fatalf("%d threads, want 4", ts.Len())
 	}
 	for id, s := range runs {
-		th := threadOf(t, ts, id)
+		th := otlptest.Thread(t, ts, id)
 		r := th.Fold.Runs()
 		if len(r) != 1 || r[0].RunID != s.trace || r[0].Status != model.StatusCompleted {
 			t.Errorf("%s: runs %+v, want the trace %s", id, r, s.trace)
@@ -168,7 +153,7 @@ func TestExportersToOneReceiver(t *testing.T) {
 			t.Errorf("%s: usage rows %q", id, u)
 		}
 	}
-	cc := threadOf(t, ts, "claude-code/host-2/sess-host-2")
+	cc := otlptest.Thread(t, ts, "claude-code/host-2/sess-host-2")
 	if s := cc.Fold.Steps(); len(s) != 2 || s[0].Label() != "Ran command · go test ./..." || s[1].Status != model.StatusCancelled {
 		t.Errorf("claude code steps %+v", s)
 	}
@@ -178,7 +163,7 @@ func TestExportersToOneReceiver(t *testing.T) {
 	if u := activities(cc, "usage"); len(u) != 1 || u[0] != `{"costUsd":0.006,"durationMs":380,"inputTokens":1500,"model":"claude-sonnet-4-5","outputTokens":60}` {
 		t.Errorf("claude code usage %q", u)
 	}
-	cx := threadOf(t, ts, "codex_cli_rs/host-3/conv-host-3")
+	cx := otlptest.Thread(t, ts, "codex_cli_rs/host-3/conv-host-3")
 	if s := cx.Fold.Steps(); len(s) != 1 || s[0].Label() != "Ran command · go build ./..." || s[0].Result != "ok" {
 		t.Errorf("codex steps %+v", s)
 	}

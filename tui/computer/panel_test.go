@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // demoSteps folds the embedded demo log and returns its steps.
@@ -112,7 +112,7 @@ func TestPanelGolden(t *testing.T) {
 					t.Errorf("view lacks %q:\n%s", w, got)
 				}
 			}
-			golden.Check(t, "panel", string(c)+".golden", got, "PanelGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }

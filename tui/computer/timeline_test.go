@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // timelineSteps makes n steps cycling through every category and the
@@ -551,7 +551,7 @@ func TestTimelineGolden(t *testing.T) {
 			v := Timeline(tc.s, tc.width)
 			checkTimeline(t, v, tc.width)
 			got := strings.Join(v.Lines, "\n") + "\n"
-			golden.Check(t, "timeline", tc.name+".golden", got, "TimelineGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // sampleDiff is a two-hunk git diff whose first hunk adds a line, so the
@@ -376,11 +376,11 @@ func demoDiffs(t testing.TB) []string {
 	return diffs
 }
 
-// diffGolden compares lines with testdata/diff/name, or rewrites it with -update.
-func diffGolden(t *testing.T, name string, lines []string) {
+// diffGolden compares lines with testdata/<test name>.golden, or rewrites it with -update.
+func diffGolden(t *testing.T, lines []string) {
 	t.Helper()
 	got := strings.Join(lines, "\n") + "\n"
-	golden.Check(t, "diff", name, got, "DiffLinesGolden")
+	golden.RequireEqual(t, got)
 }
 
 func TestDiffLinesGolden(t *testing.T) {
@@ -398,11 +398,11 @@ func TestDiffLinesGolden(t *testing.T) {
 		}
 	}
 	for _, in := range inputs {
-		name := fmt.Sprintf("%s-%dx%d.golden", in.name, in.width, in.height)
+		name := fmt.Sprintf("%s-%dx%d", in.name, in.width, in.height)
 		t.Run(name, func(t *testing.T) {
 			lines := DiffLines(in.diff, in.width, in.height)
 			checkDiffLines(t, lines, in.width, in.height)
-			diffGolden(t, name, lines)
+			diffGolden(t, lines)
 		})
 	}
 }

@@ -23,7 +23,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
 
@@ -502,12 +503,12 @@ func TestHalfBlockGolden(t *testing.T) {
 			t.Fatalf("screenshot %d: %v", i+1, err)
 		}
 		for _, size := range [][2]int{{40, 12}, {80, 24}} {
-			name := fmt.Sprintf("demo-%d-%dx%d.golden", i+1, size[0], size[1])
+			name := fmt.Sprintf("demo-%d-%dx%d", i+1, size[0], size[1])
 			t.Run(name, func(t *testing.T) {
 				lines := HalfBlock(img, size[0], size[1])
 				checkLines(t, lines, size[0], size[1])
 				got := strings.Join(lines, "\n") + "\n"
-				golden.Check(t, "halfblock", name, got, "HalfBlock")
+				golden.RequireEqual(t, got)
 			})
 		}
 	}

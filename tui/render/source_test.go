@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 const sourceGo = `package main
@@ -78,13 +78,13 @@ func visibleText(lines []string) []string {
 	return out
 }
 
-// sourceGolden compares lines with testdata/source/name, or rewrites it
-// with -update. Each golden holds the lines as drawn, then the same lines
+// sourceGolden compares lines with testdata/<test name>.golden, or
+// rewrites it with -update. Each golden holds the lines as drawn, then the same lines
 // without colour, to read when reviewing.
-func sourceGolden(t *testing.T, name string, lines []string) {
+func sourceGolden(t *testing.T, lines []string) {
 	t.Helper()
 	got := strings.Join(lines, "\n") + "\n--- visible ---\n" + strings.Join(visibleText(lines), "\n") + "\n"
-	golden.Check(t, "source", name, got, "SourceLinesGolden")
+	golden.RequireEqual(t, got)
 }
 
 func TestSourceLinesGolden(t *testing.T) {
@@ -100,11 +100,11 @@ func TestSourceLinesGolden(t *testing.T) {
 		{"unknown", "notes.zzq", sourceGo, 1, 60, 12},
 		{"go-from-40-cut", "main.go", sourceGo, 40, 24, 6},
 	} {
-		name := fmt.Sprintf("%s-%dx%d.golden", in.name, in.width, in.height)
+		name := fmt.Sprintf("%s-%dx%d", in.name, in.width, in.height)
 		t.Run(name, func(t *testing.T) {
 			lines := SourceLines(in.path, in.text, in.first, in.width, in.height)
 			checkSourceLines(t, lines, in.width, in.height)
-			sourceGolden(t, name, lines)
+			sourceGolden(t, lines)
 		})
 	}
 }

@@ -1,83 +1,15 @@
 package render
 
 import (
-	"bytes"
-	"image"
-	"image/color"
-	"image/png"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/testkit/replysteps"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/styles"
-	"github.com/charmbracelet/x/ansi"
 )
-
-// cardPNG is a 24×16 PNG of four coloured quadrants.
-func cardPNG(t testing.TB) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, 24, 16))
-	quad := []color.NRGBA{{0xe0, 0x40, 0x40, 0xff}, {0x40, 0xe0, 0x40, 0xff}, {0x40, 0x40, 0xe0, 0xff}, {0xe0, 0xe0, 0x40, 0xff}}
-	for y := range 16 {
-		for x := range 24 {
-			img.SetNRGBA(x, y, quad[(y/8)*2+x/12])
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func exitCode(n int) *int { return &n }
-
-// cardSteps is a reply of five steps: read, search, a failed command, an edit
-// and a running command; step 1 (search) has a screenshot when shot is set.
-func cardSteps(t testing.TB, shot bool) []*model.Step {
-	steps := []*model.Step{
-		{Category: model.CategoryRead, Location: "fold/fold.go", Status: model.StatusCompleted, DurationMS: 12},
-		{Category: model.CategorySearch, Location: `"TODO" in src/`, Status: model.StatusCompleted, DurationMS: 340},
-		{Category: model.CategoryExecute, Location: "go test ./...", Status: model.StatusFailed, ExitCode: exitCode(1), DurationMS: 2100},
-		{Category: model.CategoryEdit, Location: "fold/fold.go", Status: model.StatusCompleted, DurationMS: 45},
-		{Category: model.CategoryExecute, Location: "go test ./...", Status: model.StatusRunning},
-	}
-	for i, s := range steps {
-		s.Index = i
-		s.ToolName = "tool"
-	}
-	if shot {
-		steps[1].Screenshots = []model.Image{{MimeType: "image/png", Data: cardPNG(t)}}
-	}
-	return steps
-}
-
-var cardEscRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
-
-// checkCardLines fails unless every line is exactly width cells, carries no
-// escape sequence but SGR nor any control character, and closes every
-// colour it opens with a reset.
-func checkCardLines(t *testing.T, lines []string, width int) {
-	t.Helper()
-	for i, l := range lines {
-		if w := ansi.StringWidth(l); w != width {
-			t.Errorf("line %d is %d cells wide, want %d: %q", i, w, width, l)
-		}
-		bare := cardEscRE.ReplaceAllString(l, "")
-		for _, r := range bare {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-				t.Errorf("line %d has control %U: %q", i, r, l)
-			}
-		}
-		seqs := cardEscRE.FindAllString(l, -1)
-		if len(seqs) > 0 && seqs[len(seqs)-1] != styles.Reset {
-			t.Errorf("line %d leaves a colour open: %q", i, l)
-		}
-	}
-}
 
 func TestStepRowStatusGlyphs(t *testing.T) {
 	for _, tc := range []struct {
@@ -95,11 +27,11 @@ func TestStepRowStatusGlyphs(t *testing.T) {
 		t.Run(string(tc.status), func(t *testing.T) {
 			s := &model.Step{Category: model.CategoryRead, Location: "a.go", Status: tc.status}
 			row := StepRow(s, 40)
-			checkCardLines(t, []string{row}, 40)
+			viewtest.CheckWidths(t, []string{row}, 40)
 			if !strings.HasPrefix(row, tc.want) {
 				t.Errorf("row %q does not start with %q", row, tc.want)
 			}
-			glyph := cardEscRE.ReplaceAllString(tc.want, "")
+			glyph := viewtest.Visible(tc.want)
 			if v := viewtest.Visible(row); !strings.HasPrefix(v, glyph+" ▤ Read") || !strings.Contains(v, " · a.go") {
 				t.Errorf("row %q: want the glyph, the icon and the label", v)
 			}
@@ -140,15 +72,15 @@ func TestStepRowExitCodeAndDuration(t *testing.T) {
 		notWant  string
 	}{
 		{"no result yet", nil, 0, "ls -la", "exit"},
-		{"exit 0 is not shown", exitCode(0), 340, "ls -la" + strings.Repeat(" ", 21) + "340ms", "exit"},
-		{"exit 2 and seconds", exitCode(2), 1200, "exit 2 · 1.2s", ""},
-		{"exit only", exitCode(127), 0, "exit 127", "ms"},
+		{"exit 0 is not shown", new(0), 340, "ls -la" + strings.Repeat(" ", 21) + "340ms", "exit"},
+		{"exit 2 and seconds", new(2), 1200, "exit 2 · 1.2s", ""},
+		{"exit only", new(127), 0, "exit 127", "ms"},
 		{"minutes", nil, 125000, "2m5s", "exit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &model.Step{Category: model.CategoryExecute, Location: "ls -la", Status: model.StatusCompleted, ExitCode: tc.exit, DurationMS: tc.ms}
 			row := StepRow(s, 50)
-			checkCardLines(t, []string{row}, 50)
+			viewtest.CheckWidths(t, []string{row}, 50)
 			v := strings.TrimRight(viewtest.Visible(row), " ")
 			if !strings.HasSuffix(v, tc.wantTail) {
 				t.Errorf("row %q does not end with %q", v, tc.wantTail)
@@ -171,7 +103,7 @@ func TestStepRowStripsEscapes(t *testing.T) {
 	}
 	for _, width := range []int{8, 30, 80} {
 		row := StepRow(s, width)
-		checkCardLines(t, []string{row}, width)
+		viewtest.CheckWidths(t, []string{row}, width)
 		for _, bad := range []string{"\x1b]", "\x1b[2J", "52;", "title", "\x07", "\x1b[31m x", "\n", "\t", "\u009b", "1A"} {
 			if strings.Contains(row, bad) {
 				t.Errorf("width %d: row carries %q: %q", width, bad, row)
@@ -191,28 +123,28 @@ func TestStepRowCutsLongLabel(t *testing.T) {
 		DurationMS: 1200,
 	}
 	row := StepRow(s, 40)
-	checkCardLines(t, []string{row}, 40)
+	viewtest.CheckWidths(t, []string{row}, 40)
 	v := viewtest.Visible(row)
 	if !strings.Contains(v, "…") || !strings.HasSuffix(v, "… 1.2s") {
 		t.Errorf("row %q: want the label cut with … and the duration at the right", v)
 	}
 	// Too narrow for the label to keep ten cells: the duration goes first.
 	row = StepRow(s, 15)
-	checkCardLines(t, []string{row}, 15)
+	viewtest.CheckWidths(t, []string{row}, 15)
 	if v := viewtest.Visible(row); strings.Contains(v, "1.2s") || !strings.HasSuffix(v, "…") {
 		t.Errorf("narrow row %q: want the label cut and no duration", v)
 	}
 }
 
 func TestStepRowWidths(t *testing.T) {
-	steps := append(cardSteps(t, false),
+	steps := append(replysteps.Steps(t, false),
 		&model.Step{Category: model.CategoryFetch, Location: "https://例え.jp/ページ/😀", Status: model.StatusCancelled, DurationMS: 61000},
 		&model.Step{Category: "made_up", ToolName: "frob\x1b[2J", Status: model.StatusPending},
 		&model.Step{Category: model.CategoryThink, Status: model.StatusCompleted, DurationMS: 5},
 	)
 	for _, s := range steps {
 		for width := 1; width <= 120; width++ {
-			checkCardLines(t, []string{StepRow(s, width)}, width)
+			viewtest.CheckWidths(t, []string{StepRow(s, width)}, width)
 		}
 	}
 	if got := StepRow(steps[0], 0); got != "" {

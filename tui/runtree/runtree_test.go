@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // runsOf makes runs from "id" or "id<parent" specs, in that order, each
@@ -180,7 +180,7 @@ func TestRunTreeGolden(t *testing.T) {
 			}
 			lines := Lines(r, tc.selected, tc.width, tc.height)
 			viewtest.CheckLines(t, lines, tc.width, tc.height)
-			golden.Check(t, "threads", tc.name+".golden", strings.Join(lines, "\n")+"\n", "RunTreeGolden")
+			golden.RequireEqual(t, strings.Join(lines, "\n")+"\n")
 		})
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // threadDay0 is the day the sample threads mostly fall on.
@@ -71,7 +71,7 @@ func TestThreadListGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := tc.list.View(tc.width, tc.height)
 			viewtest.CheckLines(t, lines, tc.width, tc.height)
-			golden.Check(t, "threads", tc.name+".golden", strings.Join(lines, "\n")+"\n", "ThreadListGolden")
+			golden.RequireEqual(t, strings.Join(lines, "\n")+"\n")
 		})
 	}
 }

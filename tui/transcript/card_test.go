@@ -1,93 +1,26 @@
 package transcript
 
 import (
-	"bytes"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/internal/golden"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/agentwatch/agentwatch/internal/testkit/replysteps"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// cardPNG is a 24×16 PNG of four coloured quadrants.
-func cardPNG(t testing.TB) []byte {
-	t.Helper()
-	img := image.NewNRGBA(image.Rect(0, 0, 24, 16))
-	quad := []color.NRGBA{{0xe0, 0x40, 0x40, 0xff}, {0x40, 0xe0, 0x40, 0xff}, {0x40, 0x40, 0xe0, 0xff}, {0xe0, 0xe0, 0x40, 0xff}}
-	for y := range 16 {
-		for x := range 24 {
-			img.SetNRGBA(x, y, quad[(y/8)*2+x/12])
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func exitCode(n int) *int { return &n }
-
-// cardSteps is a reply of five steps: read, search, a failed command, an edit
-// and a running command; step 1 (search) has a screenshot when shot is set.
-func cardSteps(t testing.TB, shot bool) []*model.Step {
-	steps := []*model.Step{
-		{Category: model.CategoryRead, Location: "fold/fold.go", Status: model.StatusCompleted, DurationMS: 12},
-		{Category: model.CategorySearch, Location: `"TODO" in src/`, Status: model.StatusCompleted, DurationMS: 340},
-		{Category: model.CategoryExecute, Location: "go test ./...", Status: model.StatusFailed, ExitCode: exitCode(1), DurationMS: 2100},
-		{Category: model.CategoryEdit, Location: "fold/fold.go", Status: model.StatusCompleted, DurationMS: 45},
-		{Category: model.CategoryExecute, Location: "go test ./...", Status: model.StatusRunning},
-	}
-	for i, s := range steps {
-		s.Index = i
-		s.ToolName = "tool"
-	}
-	if shot {
-		steps[1].Screenshots = []model.Image{{MimeType: "image/png", Data: cardPNG(t)}}
-	}
-	return steps
-}
-
-var cardEscRE = regexp.MustCompile(`\x1b\[[0-9;]*m`)
-
-// checkCardLines fails unless every line is exactly width cells, carries no
-// escape sequence but SGR nor any control character, and closes every
-// colour it opens with a reset.
-func checkCardLines(t *testing.T, lines []string, width int) {
-	t.Helper()
-	for i, l := range lines {
-		if w := ansi.StringWidth(l); w != width {
-			t.Errorf("line %d is %d cells wide, want %d: %q", i, w, width, l)
-		}
-		bare := cardEscRE.ReplaceAllString(l, "")
-		for _, r := range bare {
-			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-				t.Errorf("line %d has control %U: %q", i, r, l)
-			}
-		}
-		seqs := cardEscRE.FindAllString(l, -1)
-		if len(seqs) > 0 && seqs[len(seqs)-1] != styles.Reset {
-			t.Errorf("line %d leaves a colour open: %q", i, l)
-		}
-	}
-}
-
 func TestComputerCardShape(t *testing.T) {
-	c := CardState{Steps: cardSteps(t, false), Current: 4, Live: true}
+	c := CardState{Steps: replysteps.Steps(t, false), Current: 4, Live: true}
 	full := ComputerCard(c, 60)
 	if len(full) != 6 {
 		t.Fatalf("%d lines, want 6", len(full))
 	}
-	checkCardLines(t, full, 60)
+	viewtest.CheckWidths(t, full, 60)
 	v := viewtest.VisibleLines(full)
 	if !strings.HasPrefix(v[0], "╭─ computer ─") || !strings.HasSuffix(v[0], "─╮") {
 		t.Errorf("top %q", v[0])
@@ -104,14 +37,14 @@ func TestComputerCardShape(t *testing.T) {
 	if len(compact) != 3 {
 		t.Fatalf("compact: %d lines, want 3", len(compact))
 	}
-	checkCardLines(t, compact, 20)
+	viewtest.CheckWidths(t, compact, 20)
 	if ComputerCard(c, 0) != nil {
 		t.Error("width 0 gives lines")
 	}
 }
 
 func TestComputerCardScreenshot(t *testing.T) {
-	steps := cardSteps(t, true)
+	steps := replysteps.Steps(t, true)
 	for _, tc := range []struct {
 		name    string
 		current int
@@ -124,7 +57,7 @@ func TestComputerCardScreenshot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := ComputerCard(CardState{Steps: steps, Current: tc.current}, 60)
-			checkCardLines(t, lines, 60)
+			viewtest.CheckWidths(t, lines, 60)
 			body := strings.Join(lines[1:5], "\n")
 			if got := strings.Contains(body, "▀") && strings.Contains(body, "\x1b[38;2;"); got != tc.shot {
 				t.Errorf("thumbnail drawn = %v, want %v:\n%s", got, tc.shot, strings.Join(viewtest.VisibleLines(lines), "\n"))
@@ -136,7 +69,7 @@ func TestComputerCardScreenshot(t *testing.T) {
 	}
 
 	// A later screenshot that cannot be shown leaves the older one in place.
-	steps[3].Screenshots = []model.Image{{Data: []byte("not a png")}, {URL: "https://example.com/x.png"}, {Data: cardPNG(t), Truncated: true}}
+	steps[3].Screenshots = []model.Image{{Data: []byte("not a png")}, {URL: "https://example.com/x.png"}, {Data: replysteps.PNG(t), Truncated: true}}
 	lines := ComputerCard(CardState{Steps: steps, Current: 4}, 60)
 	if !strings.Contains(strings.Join(lines, ""), "▀") {
 		t.Error("a broken later screenshot hid the older one")
@@ -144,9 +77,9 @@ func TestComputerCardScreenshot(t *testing.T) {
 }
 
 func TestComputerCardLiveAndDone(t *testing.T) {
-	steps := cardSteps(t, false)
+	steps := replysteps.Steps(t, false)
 	live := ComputerCard(CardState{Steps: steps, Current: 4, Live: true}, 60)
-	checkCardLines(t, live, 60)
+	viewtest.CheckWidths(t, live, 60)
 	v := viewtest.VisibleLines(live)
 	if !strings.Contains(v[1], "Running command · go test ./...") {
 		t.Errorf("operation line %q", v[1])
@@ -163,7 +96,7 @@ func TestComputerCardLiveAndDone(t *testing.T) {
 
 	steps[4].Status, steps[4].DurationMS = model.StatusCompleted, 125000
 	done := ComputerCard(CardState{Steps: steps, Current: 4}, 60)
-	checkCardLines(t, done, 60)
+	viewtest.CheckWidths(t, done, 60)
 	v = viewtest.VisibleLines(done)
 	if !strings.Contains(v[1], "Ran command · go test ./...") {
 		t.Errorf("operation line %q", v[1])
@@ -204,7 +137,7 @@ func TestComputerCardHostileLabel(t *testing.T) {
 		Location: "https://x\x1b]52;c;aGVsbG8=\x07\x1b[2J\x1b]0;title\x07/\nnext"}}
 	for _, width := range []int{12, 30, 60} {
 		lines := ComputerCard(CardState{Steps: steps, Live: true}, width)
-		checkCardLines(t, lines, width)
+		viewtest.CheckWidths(t, lines, width)
 		all := strings.Join(lines, "")
 		for _, bad := range []string{"\x1b]", "\x1b[2J", "52;", "title", "\x07"} {
 			if strings.Contains(all, bad) {
@@ -219,7 +152,7 @@ func TestComputerCardCutsLongLabel(t *testing.T) {
 		Location: strings.Repeat("deep/", 40) + "App.kt"}}
 	for _, width := range []int{14, 40, 80} {
 		lines := ComputerCard(CardState{Steps: steps}, width)
-		checkCardLines(t, lines, width)
+		viewtest.CheckWidths(t, lines, width)
 		// The operation is on the first line inside the box, full or compact.
 		if !strings.Contains(viewtest.Visible(lines[1]), "…") {
 			t.Errorf("width %d: operation not cut with …: %q", width, viewtest.Visible(lines[1]))
@@ -231,10 +164,10 @@ func TestComputerCardWidths(t *testing.T) {
 	states := []CardState{
 		{},
 		{Live: true},
-		{Steps: cardSteps(t, true), Current: 4, Live: true},
-		{Steps: cardSteps(t, false), Current: 2},
-		{Steps: cardSteps(t, false), Current: 99},
-		{Steps: cardSteps(t, false), Current: -3, Live: true},
+		{Steps: replysteps.Steps(t, true), Current: 4, Live: true},
+		{Steps: replysteps.Steps(t, false), Current: 2},
+		{Steps: replysteps.Steps(t, false), Current: 99},
+		{Steps: replysteps.Steps(t, false), Current: -3, Live: true},
 		{Steps: []*model.Step{{Category: model.CategoryFetch, Location: "https://例え.jp/ページ/😀", Status: model.StatusCompleted}}, Live: true},
 	}
 	for i, c := range states {
@@ -247,35 +180,35 @@ func TestComputerCardWidths(t *testing.T) {
 			if len(lines) != want {
 				t.Fatalf("state %d width %d: %d lines, want %d", i, width, len(lines), want)
 			}
-			checkCardLines(t, lines, width)
+			viewtest.CheckWidths(t, lines, width)
 		}
 	}
 }
 
 func TestComputerCardGolden(t *testing.T) {
-	done := cardSteps(t, false)
-	done[4].Status, done[4].DurationMS, done[4].ExitCode = model.StatusCompleted, 3400, exitCode(0)
+	done := replysteps.Steps(t, false)
+	done[4].Status, done[4].DurationMS, done[4].ExitCode = model.StatusCompleted, 3400, new(0)
 	for _, tc := range []struct {
 		name  string
 		c     CardState
 		width int
 	}{
-		{"live-screenshot-60", CardState{Steps: cardSteps(t, true), Current: 4, Live: true}, 60},
+		{"live-screenshot-60", CardState{Steps: replysteps.Steps(t, true), Current: 4, Live: true}, 60},
 		{"done-icon-44", CardState{Steps: done, Current: 4}, 44},
-		{"compact-live-20", CardState{Steps: cardSteps(t, false), Current: 4, Live: true}, 20},
+		{"compact-live-20", CardState{Steps: replysteps.Steps(t, false), Current: 4, Live: true}, 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lines := ComputerCard(tc.c, tc.width)
-			checkCardLines(t, lines, tc.width)
+			viewtest.CheckWidths(t, lines, tc.width)
 			got := strings.Join(lines, "\n") + "\n"
-			golden.Check(t, "card", tc.name+".golden", got, "ComputerCardGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }
 
 func ExampleStepRow() {
 	s := &model.Step{Category: model.CategoryExecute, Location: "go test ./...", Status: model.StatusFailed,
-		ExitCode: exitCode(2), DurationMS: 1200}
+		ExitCode: new(2), DurationMS: 1200}
 	fmt.Printf("%q\n", viewtest.Visible(render.StepRow(s, 46)))
 	fmt.Printf("%q\n", viewtest.Visible(render.StepRow(s, 24)))
 	// Output:

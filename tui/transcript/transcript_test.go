@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/internal/golden"
+	"github.com/agentwatch/agentwatch/internal/testkit/replysteps"
 	"github.com/agentwatch/agentwatch/internal/testkit/viewtest"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/sources"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // demoTranscript folds the committed demo log as agentwatch does.
@@ -93,7 +94,7 @@ func TestTranscriptGolden(t *testing.T) {
 	}
 	items = append(items[:len(items):len(items)], extraItems(items[len(items)-1].Seq+1)...)
 	for _, width := range []int{60, 100} {
-		name := fmt.Sprintf("demo-%d.golden", width)
+		name := fmt.Sprintf("demo-%d", width)
 		t.Run(name, func(t *testing.T) {
 			tr := New()
 			tr.SetItems(items, steps)
@@ -107,7 +108,7 @@ func TestTranscriptGolden(t *testing.T) {
 			rows := allRows(tr, width)
 			checkView(t, rows, width, len(rows))
 			got := strings.Join(rows, "\n") + "\n"
-			golden.Check(t, "transcript", name, got, "TranscriptGolden")
+			golden.RequireEqual(t, got)
 		})
 	}
 }
@@ -515,7 +516,7 @@ func TestTranscriptCard(t *testing.T) {
 
 	// A screenshot gives the all-"other" reply a card; it is the newest and
 	// its run is open: live.
-	png := cardPNG(t)
+	png := replysteps.PNG(t)
 	steps[2].Screenshots = []model.Image{{MimeType: "image/png", Data: png}}
 	steps[2].LastSeq = 13
 	rows = plainRows(allRows(tr, 80))

@@ -24,6 +24,14 @@ func CheckLines(t testing.TB, lines []string, width, height int) {
 	if len(lines) != height {
 		t.Fatalf("%d lines, want %d", len(lines), height)
 	}
+	CheckWidths(t, lines, width)
+}
+
+// CheckWidths fails t unless every line is width cells, closes every colour
+// it opens, and has no control characters but the SGR sequences: the checks
+// of CheckLines for a view whose height is its own.
+func CheckWidths(t testing.TB, lines []string, width int) {
+	t.Helper()
 	for i, l := range lines {
 		if w := ansi.StringWidth(l); w != width {
 			t.Errorf("line %d is %d cells, want %d: %q", i, w, width, l)

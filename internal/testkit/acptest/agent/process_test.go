@@ -1,45 +1,26 @@
 package agent_test
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentwatch/agentwatch/internal/testkit/acptest"
 	"github.com/agentwatch/agentwatch/internal/testkit/acptest/agent"
+	"github.com/agentwatch/agentwatch/internal/testkit/syncbuf"
 	acp "github.com/coder/acp-go-sdk"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while exec copies into it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // process is the fixture-agent binary running under a test.
 type process struct {
 	*harness
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *syncbuf.Buffer
 	done   chan struct{} // closed when the process has exited
 	err    error         // cmd.Wait's result, set before done closes
 }
@@ -58,7 +39,7 @@ func startBinary(t *testing.T, caps acp.ClientCapabilities, env ...string) *proc
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &process{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &process{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
