@@ -27,10 +27,10 @@ import (
 // readBackKeep is what the screens of the read-back tests keep: small, so
 // that a log of readBackEvents events is let go of and read back many
 // times, as the screen does a log of millions with window.ScreenKeep.
-var readBackKeep = fold.Keep{Items: 300, Content: 40, Skeletons: 100, Tombstones: fold.TombstonesRecent}
+var readBackKeep = fold.Keep{Items: 100, Content: 15, Skeletons: 40, Tombstones: fold.TombstonesRecent}
 
 // readBackEvents is how many events the read-back tests' logs have.
-const readBackEvents = 15_000
+const readBackEvents = 5_000
 
 // shedScreen tails a generated log while it is written, in 64 appends,
 // with the screen shedding as it goes, until all of it is on screen, and

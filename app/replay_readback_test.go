@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/replay"
 	"github.com/agentwatch/agentwatch/tui"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // A replay sheds at its checkpoints; at the end of a long log, scrolling to
@@ -17,14 +18,14 @@ import (
 // until the log's first user message is on screen, and every read ends
 // (no two windows push each other out).
 func TestReplayShedThenScrollBack(t *testing.T) {
-	path, _, whole := generatedLog(t, 100_000, 6)
+	path, _, whole := generatedLog(t, readBackEvents, 6)
 	want := firstWords(t, whole)
 	l, tl, sched := indexedReplay(t, path)
 	p := replay.NewPlayer(l, tl, sched, replay.PlayerOptions{})
 	if _, err := p.Seek(p.Len()); err != nil {
 		t.Fatal(err)
 	}
-	a := tui.NewReplayApp(p, tui.AppOptions{Title: "run.jsonl"})
+	a := tui.NewReplayApp(p, tui.AppOptions{Title: "run.jsonl", Window: window.Options{Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	screen := func() string { return ansi.Strip(a.View().Content) }
 	if s := screen(); !strings.Contains(s, "earlier items not kept") || strings.Contains(s, want) {
