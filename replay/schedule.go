@@ -29,9 +29,8 @@ type ScheduleOptions struct {
 // and run markers stay where they are when the speed changes.
 //
 // It keeps where every 64th record plays and works out the records between
-// from their times in the source when asked. A time per record (8 bytes)
-// was 6.4 MiB of a replay of a 700,000-event log, and as one growing slice
-// it was copied whole each time it grew; a record's time is one read of
+// from their times in the source when asked: a time per record would be
+// 8 bytes a record, copied whole each time the slice grew; a record's time is one read of
 // the source's index, so working out up to 63 of them costs about a
 // microsecond, far below a frame.
 type Schedule struct {

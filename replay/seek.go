@@ -154,9 +154,8 @@ func (t *Timeline) Extend(max int) (int, error) {
 // ShedForCheckpoint trims every thread of ts to keepReplay, as the
 // timeline does before each checkpoint.
 //
-// Kept whole, the checkpoints of a log held all of it: the replay of a
-// 126 MB, 700,000-event log kept 141 MiB, 103 of it the fold. A checkpoint
-// of a shed fold holds what was open when it was taken; what a person
+// Kept whole, the checkpoints of a log held all of it, most of that the
+// fold. A checkpoint of a shed fold holds what was open when it was taken; what a person
 // scrolls back to is read back by folding on from an earlier checkpoint
 // (Before).
 func ShedForCheckpoint(ts *fold.Threads) { ts.Trim(keepReplay) }
@@ -177,9 +176,9 @@ func (t *Timeline) ReadBackOnly() { t.shed = ShedForReadBack }
 // finished item, the content and the skeleton of every finished step, old
 // tombstones. A fold shed so cannot draw a step timeline, but reading a
 // shed item or step back from its checkpoint goes as from one that kept
-// more: what is read back is made after the checkpoint. A read-back timeline of the
-// 126 MB, 700,000-event log, with its index, keeps 38 MiB this way,
-// against 50 MiB shed as for a replay.
+// more: what is read back is made after the checkpoint. A read-back
+// timeline keeps about three quarters of what one shed as for a replay
+// keeps.
 func ShedForReadBack(ts *fold.Threads) { ts.Trim(keepReadBack) }
 
 // keepReadBack keeps no finished item, no step's content or skeleton, and

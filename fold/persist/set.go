@@ -6,9 +6,8 @@ import (
 )
 
 // Set is a set kept in a Map, so shares of it copy nothing: a run's
-// answered tool calls, which a checkpoint once copied whole, so that a run
-// of 100,000 tool calls replayed kept 208 MB of copies. The zero Set is
-// empty. In JSON a Set is one object of its members to true.
+// answered tool calls, which a checkpoint would otherwise copy whole at
+// every checkpoint of a long run. The zero Set is empty. In JSON a Set is one object of its members to true.
 type Set[K comparable] struct {
 	m Map[K, bool]
 }
