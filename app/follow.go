@@ -24,17 +24,17 @@ func (a *App) Follow(ctx context.Context, src *Source) error {
 		if err := withToolKinds(opts, src); err != nil {
 			return err
 		}
-		return reviewMessages(opts, src)
+		return a.reviewMessages(src)
 	}
 	var rv *resumeView
 	if src.Found && opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 		if src.Regular {
-			rv = resumeFor(opts, src)
+			rv = a.resumeFor(src)
 		}
 	}
 	batches, status := rv.follow(ctx, opts, src.Arg)
-	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -70,7 +70,7 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 		tuneForScreen(src.Size)
 	}
 	batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: a.followedWhole(src)})
-	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

@@ -165,14 +165,13 @@ func TestResumeAsksTheSource(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := smallResume(t)
-	a := opts.owner()
+	a := smallResume(t)
 	heads := countHeads(a)
 	src, err := a.IdentifyFollowed(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resumeFor(opts, src) == nil {
+	if a.resumeFor(src) == nil {
 		t.Fatal("no resume view for an event log")
 	}
 	if n := heads.of(path); n != 1 {
