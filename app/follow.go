@@ -69,8 +69,15 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	if opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 	}
-	batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: a.followedWhole(src)})
+	batches, events := sources.FollowFolder(ctx, src.Arg, a.folderOptions(src))
 	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+}
+
+// folderOptions are how the folder src is followed: its files there when
+// it was identified are judged by what their heads said then, and a file
+// that comes later is looked at through a's openHead, as identifying does.
+func (a *App) folderOptions(src *Source) sources.FolderOptions {
+	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead}
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

@@ -94,6 +94,10 @@ type Source struct {
 	// members are a folder's logs (Files) as their heads said, before
 	// anything read them whole.
 	members []*Source
+	// verdicts are what the heads of a folder's files said of following
+	// each as a log (logs and skipped files alike), handed to the folder's
+	// follower so that it does not read them again.
+	verdicts map[string]sources.Verdict
 }
 
 // maxMessagesFile is the largest file checked for being messages-only; such
