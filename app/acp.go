@@ -180,7 +180,8 @@ func handshake(ctx context.Context, s *acpSession, ao *ACPOptions) error {
 // ACP runs the ACP agent command args and watches it: on the screen with a
 // prompt line and permission dialog, headless for one turn with --plain
 // --prompt, or listing or loading sessions.
-func ACP(opts *Options, ao *ACPOptions, args []string) error {
+func (a *App) ACP(ao *ACPOptions, args []string) error {
+	opts := a.Options
 	if err := ao.check(opts); err != nil {
 		return BadInput(err)
 	}
@@ -197,11 +198,11 @@ func ACP(opts *Options, ao *ACPOptions, args []string) error {
 	case ao.List:
 		return acpList(ctx, opts, ao, args)
 	case ao.Load != "":
-		return acpLoad(ctx, opts, ao, args, fo)
+		return a.acpLoad(ctx, ao, args, fo)
 	case opts.Plain || !opts.screen():
 		return acpPlain(ctx, opts, ao, args, fo)
 	}
-	return acpScreen(ctx, opts, ao, args, fo)
+	return a.acpScreen(ctx, ao, args, fo)
 }
 
 // acpList prints the agent's sessions.
@@ -332,7 +333,8 @@ func (a *screenAgent) SetMode(id string) {
 }
 
 // acpScreen runs the agent on the screen.
-func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
+func (a *App) acpScreen(ctx context.Context, ao *ACPOptions, args []string, fo fold.Options) error {
+	opts := a.Options
 	ctl := &screenAgent{ctx: ctx}
 	var progReady = make(chan struct{})
 	perms := acpconn.Permissions{Policy: ao.Permissions, Ask: func(actx context.Context, req model.PermissionRequest) (string, bool) {
@@ -362,7 +364,7 @@ func acpScreen(ctx context.Context, opts *Options, ao *ACPOptions, args []string
 	appOpts := tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: strings.Join(args, " "),
 		Window: window.Options{Recording: opts.Record}}
 	if opts.Record != "" { // what the screen sheds is read back from the recording
-		appOpts.Window.Reader = fileReaders(opts, func(string) string { return opts.Record })
+		appOpts.Window.Reader = a.fileReaders(func(string) string { return opts.Record })
 	}
 	app := tui.NewAgentApp(fold.New(fo), recs, ctl, appOpts)
 	prog := newProgram(app, opts, tea.WithContext(ctx))

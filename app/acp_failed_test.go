@@ -63,7 +63,7 @@ func acpOnScreen(t *testing.T, agent []string) (screen func() string, typed io.W
 	opts := &Options{Stdin: keys, Stdout: tty, Stderr: io.Discard, Layout: "auto", Images: "off"}
 	ao := &ACPOptions{Cwd: t.TempDir(), Pace: time.Millisecond}
 	result := make(chan error, 1)
-	go func() { result <- ACP(opts, ao, agent) }()
+	go func() { result <- New(opts).ACP(ao, agent) }()
 	return func() string {
 		mu.Lock()
 		defer mu.Unlock()

@@ -82,7 +82,8 @@ func loadSession(ctx context.Context, opts *Options, ao *ACPOptions, args []stri
 }
 
 // acpLoad replays a loaded session with the replay controls.
-func acpLoad(ctx context.Context, opts *Options, ao *ACPOptions, args []string, fo fold.Options) error {
+func (a *App) acpLoad(ctx context.Context, ao *ACPOptions, args []string, fo fold.Options) error {
+	opts := a.Options
 	recs, err := loadSession(ctx, opts, ao, args)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func acpLoad(ctx context.Context, opts *Options, ao *ACPOptions, args []string, 
 	ro.Pace = ao.Pace
 	title := "session " + ao.Load
 	if opts.Plain || !opts.screen() {
-		return replayPlain(ctx, opts, ro, startAt{}, src, tl, sched, title)
+		return a.replayPlain(ctx, ro, startAt{}, src, tl, sched, title)
 	}
 	p := replay.NewPlayer(src, tl, sched, replay.PlayerOptions{})
 	if err := p.Play(); err != nil {

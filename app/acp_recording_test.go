@@ -34,14 +34,15 @@ func TestACPRecordingIsAnEventLog(t *testing.T) {
 	whole := fold.New(fold.Options{})
 	whole.Apply(want...)
 
-	src, err := Identify(path)
+	a := New(&Options{})
+	src, err := a.Identify(path)
 	if err != nil || src.Kind != KindEventLog || src.Records != nil {
 		t.Fatalf("Identify: %v, %v (%d records read whole)", src.Kind, err, len(src.Records))
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := OpenStream(ctx, &Options{}, src, sources.ConnectOptions{})
+	st, err := a.OpenStream(ctx, src, sources.ConnectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestACPRecordingIsAnEventLog(t *testing.T) {
 		}
 	}
 
-	ts, _, err := FoldThreads(&Options{}, src)
+	ts, _, err := a.FoldThreads(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestACPRecordingIsAnEventLog(t *testing.T) {
 	}
 
 	th := ts.List()[0]
-	read := stepReader(&Options{}, func(s string) string { return s })
+	read := stepReader(New(&Options{}), func(s string) string { return s })
 	step, err := read(path, th.ID, 1, "")
 	if err != nil {
 		t.Fatal(err)

@@ -30,26 +30,19 @@ type App struct {
 // defaultResumeMinBytes is resumeMinBytes for every App but a test's.
 const defaultResumeMinBytes = 8 << 20
 
-// New is the App of opts. Functions handed opts alone (serve's, which
-// take options, not an App) share its caches through them.
+// New is the App of opts: cli makes one for the process and hands it to
+// every command, serve's too.
 func New(opts *Options) *App {
-	a := newApp(opts)
-	opts.app = a
-	return a
-}
-
-// newApp is an App of opts that opts does not know of.
-func newApp(opts *Options) *App {
 	return &App{Options: opts, indexes: &readIndexes{}, resumeMinBytes: defaultResumeMinBytes,
 		openHead: func(path string) (io.ReadCloser, error) { return os.Open(path) }}
 }
 
-// owner is the App these options were made into by New; options made by
-// hand (a test's) get an App of their own each time, which shares
-// nothing.
-func (o *Options) owner() *App {
-	if o.app != nil {
-		return o.app
-	}
-	return newApp(o)
+// withOptions is an App that keeps a's caches but reads opts: a command
+// that changes an option for one part of its work (the OTLP receiver's
+// watch, which keeps no --record of its own) copies the options, not
+// what the process keeps.
+func (a *App) withOptions(opts *Options) *App {
+	c := *a
+	c.Options = opts
+	return &c
 }

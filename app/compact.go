@@ -18,7 +18,8 @@ import (
 // appearance, or only the thread named by thread. It is a ProblemsError
 // when no compaction keeps a thread's meaning (that thread is then written
 // unchanged).
-func Compact(opts *Options, src *Source, output, thread string) error {
+func (a *App) Compact(src *Source, output, thread string) error {
+	opts := a.Options
 	if src.Kind == KindFolder {
 		return BadInput(fmt.Errorf("%s is a folder: compact one log at a time", src.Arg))
 	}

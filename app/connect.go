@@ -15,7 +15,8 @@ import (
 // once what arrived before is shown and recorded; one the user stopped is
 // not. The URL is shown with the secret part of its user information
 // replaced.
-func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectOptions) error {
+func (a *App) Connect(ctx context.Context, url string, co sources.ConnectOptions) error {
+	opts := a.Options
 	name := sources.RedactURL(url)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -45,7 +46,7 @@ func Connect(ctx context.Context, opts *Options, url string, co sources.ConnectO
 		}
 		ended <- err
 	}()
-	if err := Watch(ctx, opts, name, recs, status); err != nil {
+	if err := a.Watch(ctx, name, recs, status); err != nil {
 		return err
 	}
 	cancel() // a screen that quit leaves the stream running

@@ -24,17 +24,17 @@ func (a *App) Follow(ctx context.Context, src *Source) error {
 		if err := withToolKinds(opts, src); err != nil {
 			return err
 		}
-		return reviewMessages(opts, src)
+		return a.reviewMessages(src)
 	}
 	var rv *resumeView
 	if src.Found && opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 		if src.Regular {
-			rv = resumeFor(opts, src)
+			rv = a.resumeFor(src)
 		}
 	}
 	batches, status := rv.follow(ctx, opts, src.Arg)
-	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -69,8 +69,15 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	if opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 	}
-	batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: a.followedWhole(src)})
-	return watch(ctx, opts, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+	batches, events := sources.FollowFolder(ctx, src.Arg, a.folderOptions(src))
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+}
+
+// folderOptions are how the folder src is followed: its files there when
+// it was identified are judged by what their heads said then, and a file
+// that comes later is looked at through a's openHead, as identifying does.
+func (a *App) folderOptions(src *Source) sources.FolderOptions {
+	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead}
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

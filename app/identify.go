@@ -178,7 +178,8 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 			paths = append(paths, filepath.Join(arg, e.Name()))
 		}
 	}
-	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true}
+	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true,
+		verdicts: make(map[string]sources.Verdict, len(paths))}
 	slices.Sort(paths)
 	for _, p := range paths {
 		hidden := strings.HasPrefix(filepath.Base(p), ".")
@@ -186,7 +187,9 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 		if l.Info != nil && l.Info.Mode().IsRegular() {
 			src.Size += l.Info.Size()
 		}
-		if why := l.NotALog(p); why != "" {
+		v := l.Verdict(p)
+		src.verdicts[p] = v
+		if why := v.NotALog(); why != "" {
 			src.Skipped = append(src.Skipped, Skipped{Path: p, Reason: why})
 			continue
 		}

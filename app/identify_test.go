@@ -5,12 +5,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/agentwatch/agentwatch/sources"
 )
 
 // headCounter counts the heads an App reads, per file.
@@ -63,11 +67,30 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// until waits for w to hold want.
+func (w *signalWriter) until(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+		w.mu.Lock()
+		ok := strings.Contains(w.buf.String(), want)
+		w.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q never written", want)
+		}
+	}
+}
+
 // A source's head is read once: identifying it reads it, and following
 // it (as agentwatch FILE and agentwatch tail do) asks the Source, for an
 // event log, an OTLP file of a request per line and one written out
-// pretty, and each log of a folder, read to its end (--plain) or
-// followed.
+// pretty, and each log of a folder, read to its end (--plain), followed
+// or served (OpenStream, as serve opens it). The heads a folder's
+// follower reads (sources.FollowFolder) are counted too: it is told what
+// identifying the folder found of each file there, and reads only the
+// heads of files that come later.
 func TestHeadReadOnce(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {
@@ -113,16 +136,18 @@ func TestHeadReadOnce(t *testing.T) {
 		arg      string
 		followed bool   // identified for tail
 		plain    bool   // read to its end, not followed
+		served   bool   // opened as serve opens it; want names its sources
 		want     string // what says the source was read (; between parts)
 		files    []string
 	}{
-		{"event log", eventLog, false, false, "run r1 started", []string{eventLog}},
-		{"event log, tail", eventLog, true, false, "run r1 started", []string{eventLog}},
-		{"OTLP per line", perLine, false, false, "started", []string{perLine}},
-		{"OTLP pretty", prettyOTLP, false, false, "", []string{prettyOTLP}},
-		{"OTLP pretty, tail", prettyOTLP, true, false, "", []string{prettyOTLP}},
-		{"folder, followed", folder, false, false, "a.jsonl ==;b.jsonl ==;c.jsonl ==", inFolder},
-		{"folder, plain", folder, false, true, "", inFolder},
+		{"event log", eventLog, false, false, false, "run r1 started", []string{eventLog}},
+		{"event log, tail", eventLog, true, false, false, "run r1 started", []string{eventLog}},
+		{"OTLP per line", perLine, false, false, false, "started", []string{perLine}},
+		{"OTLP pretty", prettyOTLP, false, false, false, "", []string{prettyOTLP}},
+		{"OTLP pretty, tail", prettyOTLP, true, false, false, "", []string{prettyOTLP}},
+		{"folder, followed", folder, false, false, false, "a.jsonl ==;b.jsonl ==;c.jsonl ==", inFolder},
+		{"folder, plain", folder, false, true, false, "", inFolder},
+		{"folder, served", folder, false, false, true, strings.Join(inFolder, ";"), inFolder},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,6 +159,8 @@ func TestHeadReadOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch {
+			case c.served:
+				err = serveUntil(a, src, strings.Split(c.want, ";"))
 			case c.plain:
 				err = a.View(src)
 			case c.want == "":
@@ -156,6 +183,78 @@ func TestHeadReadOnce(t *testing.T) {
 			}
 		})
 	}
+
+	// A log that comes to a followed folder is looked at when it comes.
+	t.Run("folder, a log that comes later", func(t *testing.T) {
+		dir := t.TempDir()
+		first, later := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "d.jsonl")
+		if err := os.WriteFile(first, []byte(strings.ReplaceAll(log, "t1", "a.jsonl")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := &signalWriter{wants: []string{"a.jsonl =="}, seen: make(chan struct{})}
+		a := New(&Options{Plain: true, Stdin: strings.NewReader(""), Stdout: out, Stderr: io.Discard})
+		heads := countHeads(a)
+		src, err := a.Identify(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- a.Follow(ctx, src) }()
+		<-out.seen
+		if err := os.WriteFile(later, []byte(strings.ReplaceAll(log, "t1", "d.jsonl")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.until(t, "d.jsonl ==")
+		stop()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if n := heads.of(first); n != 1 {
+			t.Errorf("a.jsonl: head read %d times, want once", n)
+		}
+		if heads.of(later) == 0 {
+			t.Error("d.jsonl was followed without a look at its head")
+		}
+	})
+}
+
+// serveUntil opens src as serve does (OpenStream) and reads it until
+// each of names has sent records, then stops it and reads both channels
+// to their end.
+func serveUntil(a *App, src *Source, names []string) error {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	st, err := a.OpenStream(ctx, src, sources.ConnectOptions{})
+	if err != nil {
+		return err
+	}
+	go func() {
+		for range st.Status {
+		}
+	}()
+	left := map[string]bool{}
+	for _, n := range names {
+		left[n] = true
+	}
+	deadline := time.After(20 * time.Second)
+	for len(left) > 0 {
+		select {
+		case b, ok := <-st.Batches:
+			if !ok {
+				return fmt.Errorf("the stream ended before %v sent records", left)
+			}
+			if len(b.Records) > 0 {
+				delete(left, b.Source)
+			}
+		case <-deadline:
+			return fmt.Errorf("%v sent no records", left)
+		}
+	}
+	stop()
+	for range st.Batches {
+	}
+	return nil
 }
 
 // The screen of a big log decides whether it keeps where it left off
@@ -165,14 +264,13 @@ func TestResumeAsksTheSource(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := smallResume(t)
-	a := opts.owner()
+	a := smallResume(t)
 	heads := countHeads(a)
 	src, err := a.IdentifyFollowed(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resumeFor(opts, src) == nil {
+	if a.resumeFor(src) == nil {
 		t.Fatal("no resume view for an event log")
 	}
 	if n := heads.of(path); n != 1 {

@@ -19,7 +19,8 @@ func messagesNote(src *Source) string {
 // reviewMessages shows a source read whole (a messages-only file, an OTLP
 // file written out pretty): its tool calls as steps, with the panel, no timing; the
 // title bar says which format was detected. Piped, it prints the steps.
-func reviewMessages(opts *Options, src *Source) error {
+func (a *App) reviewMessages(src *Source) error {
+	opts := a.Options
 	if !opts.Plain && opts.Record == "" && !opts.screen() {
 		fo, err := opts.FoldOptions()
 		if err != nil {
@@ -36,5 +37,5 @@ func reviewMessages(opts *Options, src *Source) error {
 	status := make(chan string, 1)
 	status <- messagesNote(src)
 	close(status)
-	return Watch(context.Background(), opts, src.Name(), ch, status)
+	return a.Watch(context.Background(), src.Name(), ch, status)
 }

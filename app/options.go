@@ -42,10 +42,6 @@ type Options struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
-
-	// app is the App made of these options (New): what functions handed
-	// the options alone share with the rest of the process.
-	app *App
 }
 
 // FoldOptions reads the --tool-kinds file into the fold's options.

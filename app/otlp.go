@@ -35,7 +35,8 @@ const otlpSource = "otlp"
 // other live sources do: the screen, or lines with --plain. Each request
 // is mapped as it comes (protocol/otel): a thread per conversation, a late
 // span updating the step it belongs to. It runs until ctx ends.
-func ReceiveOTLP(ctx context.Context, opts *Options, o *OTLPOptions) (err error) {
+func (a *App) ReceiveOTLP(ctx context.Context, o *OTLPOptions) (err error) {
+	opts := a.Options
 	fo, err := opts.FoldOptions()
 	if err != nil {
 		return err
@@ -78,7 +79,7 @@ func ReceiveOTLP(ctx context.Context, opts *Options, o *OTLPOptions) (err error)
 	// The watch must not hold its own --record: the receiver keeps OTLP.
 	watchOpts := *opts
 	watchOpts.Record = ""
-	err = Watch(ctx, &watchOpts, title, batches, status)
+	err = a.withOptions(&watchOpts).Watch(ctx, title, batches, status)
 	cancel()
 	rcv.Close()
 	for range batches {

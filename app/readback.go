@@ -11,10 +11,10 @@ import (
 // fileReaders returns how a view reads back what it let go of a source:
 // from the source's file, through the file's read index (readIndex); nil
 // for a source that is not a file (standard input, a stream without
-// --record), whose shed content is gone. The indexes are those of the
-// App of opts, taken once: every read of the view goes through them.
-func fileReaders(opts *Options, file func(source string) string) func(source string) window.Reader {
-	indexes := opts.owner().indexes
+// --record), whose shed content is gone. The indexes are a's: every
+// read of the view goes through them.
+func (a *App) fileReaders(file func(source string) string) func(source string) window.Reader {
+	opts, indexes := a.Options, a.indexes
 	return func(source string) window.Reader {
 		path := file(source)
 		if path == "" {

@@ -9,8 +9,8 @@ import (
 
 // stepReader reads a step back from its source's file as a view's window
 // does (fileReaders).
-func stepReader(opts *Options, file func(string) string) func(source, thread string, index int, callID string) (*model.Step, error) {
-	readers := fileReaders(opts, file)
+func stepReader(a *App, file func(string) string) func(source, thread string, index int, callID string) (*model.Step, error) {
+	readers := a.fileReaders(file)
 	return func(source, thread string, index int, callID string) (*model.Step, error) {
 		r := readers(source)
 		if r == nil {
@@ -22,8 +22,8 @@ func stepReader(opts *Options, file func(string) string) func(source, thread str
 
 // itemReader is how a view's window reads items of a source back, nil for
 // a source that is not a file.
-func itemReader(opts *Options, file func(string) string) func(source string) func(window.ItemsWanted) (window.ItemsRead, error) {
-	readers := fileReaders(opts, file)
+func itemReader(a *App, file func(string) string) func(source string) func(window.ItemsWanted) (window.ItemsRead, error) {
+	readers := a.fileReaders(file)
 	return func(source string) func(window.ItemsWanted) (window.ItemsRead, error) {
 		r := readers(source)
 		if r == nil {

@@ -35,7 +35,7 @@ func TestReadIndexFollowsAGrowingFile(t *testing.T) {
 	made := half.List()[0].Fold.ItemsMade()
 
 	a := New(&Options{})
-	read := itemsOnly(itemReader(a.Options, func(s string) string { return s })(path))
+	read := itemsOnly(itemReader(a, func(s string) string { return s })(path))
 	want := func(from, to uint64) window.ItemsWanted {
 		return window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: int(to - from), From: from, To: to}
 	}
@@ -85,7 +85,7 @@ func TestReadIndexesKeepTheNewest(t *testing.T) {
 	a := New(&Options{})
 	readAll := func() {
 		for i, p := range paths {
-			got, err := itemsOnly(itemReader(a.Options, func(s string) string { return s })(p))(window.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
+			got, err := itemsOnly(itemReader(a, func(s string) string { return s })(p))(window.ItemsWanted{Source: p, Thread: wholes[i].ID, Step: -1, Max: 50, From: 10, To: 60})
 			if err != nil || len(got) != 50 {
 				t.Fatalf("%s: %d items, %v", p, len(got), err)
 			}
@@ -151,7 +151,7 @@ func TestReadIndexBadInput(t *testing.T) {
 	if len(whole.Fold.Diagnostics()) == 0 {
 		t.Fatal("the bad lines made no problem: the test tests nothing")
 	}
-	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
+	read := itemsOnly(itemReader(New(&Options{}), func(s string) string { return s })(path))
 	for from := uint64(1); from < whole.Fold.ItemsMade(); from += 400 {
 		to := min(from+400, whole.Fold.ItemsMade())
 		got, err := read(window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 400, From: from, To: to})
@@ -161,7 +161,7 @@ func TestReadIndexBadInput(t *testing.T) {
 		sameItems(t, got, whole.Fold)
 	}
 	// A step back, too.
-	s, err := stepReader(&Options{}, func(s string) string { return s })(path, whole.ID, 3, whole.Fold.Steps()[3].ToolCallID)
+	s, err := stepReader(New(&Options{}), func(s string) string { return s })(path, whole.ID, 3, whole.Fold.Steps()[3].ToolCallID)
 	if err != nil || s.ToolCallID != whole.Fold.Steps()[3].ToolCallID {
 		t.Fatalf("step 4 read back: %v, %v", s, err)
 	}

@@ -98,7 +98,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 	// A window far smaller than the thread, so that the fold reading back
 	// sheds many times before it gets there.
 	const span = 500
-	read := itemsOnly(itemReader(&Options{}, func(s string) string { return s })(path))
+	read := itemsOnly(itemReader(New(&Options{}), func(s string) string { return s })(path))
 	if read == nil {
 		t.Fatal("a file source has no reader")
 	}
@@ -161,12 +161,12 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 			t.Fatal(err)
 		}
 		after := items[len(items)/2]
-		_, err := itemsOnly(itemReader(&Options{}, func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: span,
+		_, err := itemsOnly(itemReader(New(&Options{}), func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: -1, Max: span,
 			From: after.Seq - span, To: after.Seq, AfterKind: after.Kind, AfterID: after.ID})
 		if err == nil || !strings.Contains(err.Error(), "rewritten") {
 			t.Fatalf("reading back from a rewritten file: %v", err)
 		}
-		_, err = itemsOnly(itemReader(&Options{}, func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
+		_, err = itemsOnly(itemReader(New(&Options{}), func(string) string { return p })(path))(window.ItemsWanted{Source: path, Thread: th.ID, Step: 0,
 			ToolCallID: whole.Steps()[0].ToolCallID, Max: span})
 		if err == nil {
 			t.Fatal("reading a step back from a rewritten file did not fail")
@@ -174,7 +174,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 	})
 
 	t.Run("not a file", func(t *testing.T) {
-		if itemReader(&Options{}, func(string) string { return "" })("standard input") != nil {
+		if itemReader(New(&Options{}), func(string) string { return "" })("standard input") != nil {
 			t.Error("standard input has a reader")
 		}
 	})
@@ -185,7 +185,7 @@ func TestReadItemsMatchesWholeFold(t *testing.T) {
 func TestReadBackMatchesWholeFold(t *testing.T) {
 	path, th := readItemsLog(t, 40_000, 11)
 	steps := th.Fold.Steps()
-	read := stepReader(&Options{}, func(s string) string { return s })
+	read := stepReader(New(&Options{}), func(s string) string { return s })
 	for _, i := range []int{0, 1, len(steps) / 3, len(steps) / 2, len(steps) - 1} {
 		got, err := read(path, th.ID, i, steps[i].ToolCallID)
 		if err != nil {

@@ -105,7 +105,7 @@ func shedScreenOf(t *testing.T) (a *tui.App, whole *fold.Fold, screen func() str
 	opts := &Options{}
 	file := func(source string) string { return fileOf(opts, source, false) }
 	a = tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, file), Keep: readBackKeep}})
+		Window: window.Options{Reader: New(opts).fileReaders(file), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen = func() string { return ansi.Strip(a.View().Content) }

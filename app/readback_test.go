@@ -65,7 +65,7 @@ func TestShedThenReadBack(t *testing.T) {
 	close(ch)
 	opts := &Options{}
 	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
+		Window: window.Options{Reader: New(opts).fileReaders(func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	screen := func() string { return ansi.Strip(a.View().Content) }
@@ -118,7 +118,7 @@ func TestForgottenStepReadBack(t *testing.T) {
 	opts := &Options{}
 	ts := fold.NewThreads(fold.Options{})
 	a := tui.NewThreadsApp(ts, ch, tui.AppOptions{
-		Window: window.Options{Reader: fileReaders(opts, func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
+		Window: window.Options{Reader: New(opts).fileReaders(func(source string) string { return fileOf(opts, source, false) }), Keep: readBackKeep}})
 	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	drive(a, a.Init())
 	if th := ts.List()[0]; th.Fold.StepBase() == 0 {

@@ -28,7 +28,8 @@ type Recording struct {
 // OpenRecording reads src whole for replay: the demo, an event log (an ACP
 // recording plays at its true pace), an OTLP file. Messages files carry no times and are
 // not played; folders are followed, not played.
-func OpenRecording(opts *Options, ro *ReplayOptions, src *Source) (*Recording, error) {
+func (a *App) OpenRecording(ro *ReplayOptions, src *Source) (*Recording, error) {
+	opts := a.Options
 	if err := ro.check(); err != nil {
 		return nil, BadInput(err)
 	}

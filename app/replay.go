@@ -111,7 +111,8 @@ func (s startAt) seek(p *replay.Player) error {
 // the replay controls, or as paced lines with --plain. A big file opens
 // before it is fully indexed; messages files, which carry no times, open
 // for step-through instead.
-func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
+func (a *App) Replay(ro *ReplayOptions, src *Source) error {
+	opts := a.Options
 	if err := ro.check(); err != nil {
 		return BadInput(err)
 	}
@@ -124,7 +125,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 	}
 	if src.Kind == KindMessages {
 		// Messages carry no times: there is nothing to pace.
-		return reviewMessages(opts, src)
+		return a.reviewMessages(src)
 	}
 	if err := withToolKinds(opts, src); err != nil {
 		return err
@@ -133,7 +134,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		if ro.Thread == "" {
 			return BadInput(fmt.Errorf("%s is a folder: replay plays one log; name one of its files, or a thread with --thread ID (agentwatch threads %s lists them)", src.Arg, src.Arg))
 		}
-		file, err := fileOfThread(opts, src, ro.Thread)
+		file, err := a.fileOfThread(src, ro.Thread)
 		if err != nil {
 			return err
 		}
@@ -211,7 +212,7 @@ func Replay(opts *Options, ro *ReplayOptions, src *Source) error {
 		tl.Release() // the log is whole
 	}
 	if plain {
-		return replayPlain(ctx, opts, ro, start, rs, tl, sched, title)
+		return a.replayPlain(ctx, ro, start, rs, tl, sched, title)
 	}
 	p := replay.NewPlayer(rs, tl, sched, replay.PlayerOptions{Speed: ro.Speed, Loop: ro.Loop})
 	if err := start.seek(p); err != nil {
@@ -250,13 +251,13 @@ func threadOnly(rs replay.Source, src *Source, id string) (replay.Source, error)
 
 // fileOfThread finds the file of a folder that holds thread id: first the
 // files named after it (as agents name per-thread logs), then the rest.
-func fileOfThread(opts *Options, src *Source, id string) (*Source, error) {
+func (a *App) fileOfThread(src *Source, id string) (*Source, error) {
 	members, _ := src.Members()
-	slices.SortStableFunc(members, func(a, b *Source) int {
-		return cmp.Compare(nameScore(b.Arg, id), nameScore(a.Arg, id))
+	slices.SortStableFunc(members, func(x, y *Source) int {
+		return cmp.Compare(nameScore(y.Arg, id), nameScore(x.Arg, id))
 	})
 	for _, m := range members {
-		ts, _, err := FoldThreads(opts, m)
+		ts, _, err := a.FoldThreads(m)
 		if err != nil {
 			continue
 		}
@@ -277,7 +278,7 @@ func nameScore(path, id string) int {
 }
 
 // replayPlain prints the log's lines paced, as a live watch would.
-func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start startAt, src replay.Source,
+func (a *App) replayPlain(ctx context.Context, ro *ReplayOptions, start startAt, src replay.Source,
 	tl *replay.Timeline, sched *replay.Schedule, title string) error {
 	if ro.Loop {
 		return BadInput(fmt.Errorf("--loop needs the screen; with --plain the replay ends at the end of the log"))
@@ -293,9 +294,9 @@ func replayPlain(ctx context.Context, opts *Options, ro *ReplayOptions, start st
 		defer close(recs)
 		_ = pacer.Run(ctx, recs)
 	}()
-	plain := *opts
+	plain := *a.Options
 	plain.Plain = true
-	return Watch(ctx, &plain, title, oneSource(ctx, title, recs), nil)
+	return a.withOptions(&plain).Watch(ctx, title, oneSource(ctx, title, recs), nil)
 }
 
 // runPlayer shows a player on the screen until the user quits, finishing

@@ -254,12 +254,13 @@ func asSource(snap fold.ThreadsSnapshot, path string) (fold.ThreadsSnapshot, boo
 
 // save keeps where a screen of the log at path left off: its threads,
 // which folded the file's bytes before end, records 1 to seq, shed to
-// what a screen keeps (ts is changed: it is the save's own copy). A
-// log smaller than App.resumeMinBytes is not kept, nor a fold bigger than a
+// what a screen keeps (ts is changed: it is the save's own copy), under
+// a's --tool-kinds. A log smaller than a.resumeMinBytes is not kept, nor a fold bigger than a
 // quarter of what it folded (loading it would gain little). The file is
 // written whole or not at all, readable by the user alone.
-func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64, opts *Options) error {
-	if s == nil || end < opts.owner().resumeMinBytes {
+func (s *resumeStore) save(path string, ts *fold.Threads, end int64, seq uint64, a *App) error {
+	opts := a.Options
+	if s == nil || end < a.resumeMinBytes {
 		return nil
 	}
 	abs, err := filepath.Abs(path)

@@ -25,15 +25,15 @@ func keptPoint(t testing.TB, array bool) (string, *Options, []byte) {
 	if err := os.WriteFile(path, log, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := smallResume(t)
-	rv := resumeFor(opts, identified(t, path))
+	a := smallResume(t)
+	rv := a.resumeFor(identified(t, path))
 	_, ch, _ := followTo(t, rv, path, int64(len(bytes.TrimSuffix(log, []byte("\n]\n")))))
-	screenOf(t, rv, opts, nil, ch)
+	screenOf(t, rv, a, nil, ch)
 	b, err := os.ReadFile(rv.store.file(path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return path, opts, b
+	return path, a.Options, b
 }
 
 // A resume point is not trusted: one whose offset, record numbers or size

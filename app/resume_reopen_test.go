@@ -94,15 +94,15 @@ type liveView struct {
 
 // openView follows path as a screen's resume view does, up to the fold
 // taken up: the tail starts once start is called.
-func openView(t *testing.T, opts *Options, path string) *liveView {
+func openView(t *testing.T, a *App, path string) *liveView {
 	t.Helper()
-	rv := resumeFor(opts, identified(t, path))
+	rv := a.resumeFor(identified(t, path))
 	if rv == nil {
 		t.Fatal("no resume view for the log")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	v := &liveView{t: t, rv: rv, cancel: cancel}
-	v.batches, v.status = rv.follow(ctx, opts, path)
+	v.batches, v.status = rv.follow(ctx, a.Options, path)
 	t.Cleanup(func() {
 		cancel()
 		for range v.status {
@@ -240,31 +240,31 @@ func TestResumeReopenShowsTheEndAndReadsOn(t *testing.T) {
 			log := l.of(all[:cut])
 			path := t.TempDir() + "/run.log"
 			writeLog(t, path, log)
-			opts := smallResume(t)
+			a := smallResume(t)
 
 			end := recordsEnd(t, path)
-			first := resumeFor(opts, identified(t, path))
+			first := a.resumeFor(identified(t, path))
 			_, ch, got := followTo(t, first, path, end)
-			screenOf(t, first, opts, nil, ch)
+			screenOf(t, first, a, nil, ch)
 			keptSeq := got[len(got)-1].Records[len(got[len(got)-1].Records)-1].Seq
 			if !first.store.has(path) {
 				t.Fatal("the first screen kept no resume point")
 			}
 
-			v := openView(t, opts, path)
+			v := openView(t, a, path)
 			if v.taken == nil {
 				t.Fatal("the log opened again is not taken up where the first screen left off")
 			}
 			// The screen as it is before a batch comes (the input said to
 			// end, as the whole read's has, so that neither says it
 			// watches).
-			a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), closedWith(nil), tui.AppOptions{})
-			a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
-			a.Update(tui.TakenUpMsg{Threads: v.taken})
-			drive(a, a.Init())
+			before := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), closedWith(nil), tui.AppOptions{})
+			before.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+			before.Update(tui.TakenUpMsg{Threads: v.taken})
+			drive(before, before.Init())
 			fresh := freshScreen(t, path, end)
-			if !showsLastStep(a) || body(a) != body(fresh) {
-				t.Errorf("taken up, before the tail read anything, the screen is not the end a whole read shows:\n%s\n---\n%s", body(a), body(fresh))
+			if !showsLastStep(before) || body(before) != body(fresh) {
+				t.Errorf("taken up, before the tail read anything, the screen is not the end a whole read shows:\n%s\n---\n%s", body(before), body(fresh))
 			}
 			if d := sameThreads(v.taken, fresh.Threads(), true); d != "" {
 				t.Errorf("the threads taken up differ from a whole read's: %s", d)
@@ -310,8 +310,8 @@ func TestResumeReopenShowsTheEndAndReadsOn(t *testing.T) {
 					t.Error("the tail taken up restarted")
 				}
 			}
-			if slices.ContainsFunc(said, startedOver) || startedOver(title(a)) {
-				t.Errorf("the view said %q, the title %q; want it taken up, never started over", said, title(a))
+			if slices.ContainsFunc(said, startedOver) || startedOver(title(before)) {
+				t.Errorf("the view said %q, the title %q; want it taken up, never started over", said, title(before))
 			}
 			// The title bar puts " · " between its words itself.
 			if !slices.ContainsFunc(said, takenUpAt.MatchString) {
@@ -420,12 +420,12 @@ func TestResumeRestartsWhenTheLogChanged(t *testing.T) {
 					log := l.of(loggen.Generate(6_000, int64(60+10*i+j)))
 					path := t.TempDir() + "/run.log"
 					writeLog(t, path, log)
-					opts := smallResume(t)
-					first := resumeFor(opts, identified(t, path))
+					a := smallResume(t)
+					first := a.resumeFor(identified(t, path))
 					_, ch, _ := followToEnd(t, first, path)
-					screenOf(t, first, opts, nil, ch)
+					screenOf(t, first, a, nil, ch)
 
-					v := openView(t, opts, path)
+					v := openView(t, a, path)
 					if v.taken == nil {
 						t.Fatal("the log is not taken up")
 					}

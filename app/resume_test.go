@@ -21,13 +21,13 @@ import (
 	"github.com/agentwatch/agentwatch/window"
 )
 
-// smallResume is the options of an App whose screens of logs of a test's
-// size keep where they left off, in a cache folder of the test's.
-func smallResume(t testing.TB) *Options {
+// smallResume is an App whose screens of logs of a test's size keep
+// where they left off, in a cache folder of the test's.
+func smallResume(t testing.TB) *App {
 	t.Helper()
 	a := New(&Options{CacheDir: t.TempDir()})
 	a.resumeMinBytes = 1
-	return a.Options
+	return a
 }
 
 // followToEnd follows path as the screen's view does, until a batch ends
@@ -79,16 +79,16 @@ func followTo(t testing.TB, rv *resumeView, path string, end int64) (*fold.Threa
 // screenOf folds batches on a screen that is given the fold taken (when
 // not nil) before them, to their end, and keeps where it is as a view's
 // screen does (when rv is not nil), waiting for that to be saved.
-func screenOf(t testing.TB, rv *resumeView, opts *Options, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
+func screenOf(t testing.TB, rv *resumeView, a *App, taken *fold.Threads, ch <-chan model.Batch) *tui.App {
 	t.Helper()
-	a := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Window: window.Options{Checkpoint: rv.keeper(opts, fold.Options{})}})
-	a.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+	screen := tui.NewThreadsApp(fold.NewThreads(fold.Options{}), ch, tui.AppOptions{Window: window.Options{Checkpoint: rv.keeper(a, fold.Options{})}})
+	screen.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
 	if taken != nil {
-		a.Update(tui.TakenUpMsg{Threads: taken})
+		screen.Update(tui.TakenUpMsg{Threads: taken})
 	}
-	drive(a, a.Init())
+	drive(screen, screen.Init())
 	waitSaved(t, rv)
-	return a
+	return screen
 }
 
 // waitSaved waits until rv saves nothing, and fails on a save that failed.
@@ -125,7 +125,7 @@ func body(a *tui.App) string {
 // shows what a screen that read the whole log shows.
 func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	path, recs, _ := generatedLog(t, 20_000, 3)
-	opts := smallResume(t)
+	a := smallResume(t)
 	size := func() int64 {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -134,7 +134,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 		return st.Size()
 	}
 
-	first := resumeFor(opts, identified(t, path))
+	first := a.resumeFor(identified(t, path))
 	if first == nil {
 		t.Fatal("no resume view for the log")
 	}
@@ -142,7 +142,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if taken != nil {
 		t.Fatal("the first screen of the log takes up a fold")
 	}
-	screenOf(t, first, opts, nil, ch)
+	screenOf(t, first, a, nil, ch)
 	kept := size()
 
 	// The agent goes on: another conversation is appended.
@@ -156,10 +156,10 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	}
 	f.Close()
 
-	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset != kept || from.Seq != uint64(len(recs)) {
+	if _, from, ok := newResumeStore(a.CacheDir).load(path, a.Options, fold.Options{}); !ok || from.Offset != kept || from.Seq != uint64(len(recs)) {
 		t.Fatalf("kept: %v, at %+v; want byte %d, record %d", ok, from, kept, len(recs))
 	}
-	second := resumeFor(opts, identified(t, path))
+	second := a.resumeFor(identified(t, path))
 	taken, ch, got := followToEnd(t, second, path)
 	if taken == nil {
 		t.Fatal("the second screen of the log does not take up where the first left off")
@@ -167,12 +167,12 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if got[0].Restart || got[0].Records[0].Seq != uint64(len(recs))+1 {
 		t.Fatalf("the taken-up tail starts with restart %v, record %d; want no restart, record %d", got[0].Restart, got[0].Records[0].Seq, len(recs)+1)
 	}
-	resumed := screenOf(t, second, opts, taken, ch)
+	resumed := screenOf(t, second, a, taken, ch)
 	if resumed.Threads() != taken {
 		t.Fatal("the screen does not show the fold taken up")
 	}
 
-	_, ch, _ = followToEnd(t, resumeFor(&Options{}, identified(t, path)), path) // no cache: the plain tail
+	_, ch, _ = followToEnd(t, New(&Options{}).resumeFor(identified(t, path)), path) // no cache: the plain tail
 	fresh := screenOf(t, nil, nil, nil, ch)
 	whole := fresh.Threads()
 
@@ -191,7 +191,7 @@ func TestResumeTakesUpWhereTheScreenLeftOff(t *testing.T) {
 	if body(resumed) != body(fresh) {
 		t.Errorf("the screen taken up differs from the screen that read the whole log:\n%s\n---\n%s", body(resumed), body(fresh))
 	}
-	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset != size() {
+	if _, from, ok := newResumeStore(a.CacheDir).load(path, a.Options, fold.Options{}); !ok || from.Offset != size() {
 		t.Errorf("the taken-up screen kept: %v, at %+v; want the end, byte %d", ok, from, size())
 	}
 }
@@ -248,23 +248,23 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path, _, _ := generatedLog(t, 3_000, 5)
-			opts := smallResume(t)
-			rv := resumeFor(opts, identified(t, path))
+			a := smallResume(t)
+			rv := a.resumeFor(identified(t, path))
 			_, ch, _ := followToEnd(t, rv, path)
-			screenOf(t, rv, opts, nil, ch)
+			screenOf(t, rv, a, nil, ch)
 
-			c.change(t, path, opts)
-			fo, err := opts.FoldOptions()
+			c.change(t, path, a.Options)
+			fo, err := a.FoldOptions()
 			if err != nil {
 				t.Fatal(err)
 			}
-			again := resumeFor(opts, identified(t, path))
+			again := a.resumeFor(identified(t, path))
 			if again == nil {
 				t.Fatal("no resume view")
 			}
 			took := false
 			if again.load {
-				_, _, took = again.store.load(path, opts, fo)
+				_, _, took = again.store.load(path, a.Options, fo)
 			}
 			if took != (c.name == "kept as it was") {
 				t.Errorf("taken up: %v", took)
@@ -276,14 +276,14 @@ func TestResumeRefusesWhatChanged(t *testing.T) {
 // Only the newest resume points are kept, each readable by the user
 // alone.
 func TestResumeKeepsTheNewest(t *testing.T) {
-	opts := smallResume(t)
-	store := newResumeStore(opts.CacheDir)
+	a := smallResume(t)
+	store := newResumeStore(a.CacheDir)
 	var paths []string
 	for i := range resumeKeep + 3 {
 		path, _, _ := generatedLog(t, 200, int64(i))
-		rv := resumeFor(opts, identified(t, path))
+		rv := a.resumeFor(identified(t, path))
 		_, ch, _ := followToEnd(t, rv, path)
-		screenOf(t, rv, opts, nil, ch)
+		screenOf(t, rv, a, nil, ch)
 		old := time.Now().Add(time.Duration(i-100) * time.Minute)
 		abs, _ := filepath.Abs(path)
 		os.Chtimes(store.file(abs), old, old)
@@ -339,11 +339,11 @@ func TestResumePruneClearsLeftovers(t *testing.T) {
 // (go test -race).
 func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 	path, _, _ := generatedLog(t, 20_000, 8)
-	opts := smallResume(t)
+	a := smallResume(t)
 	st, _ := os.Stat(path)
-	rv := resumeFor(opts, identified(t, path))
+	rv := a.resumeFor(identified(t, path))
 	_, _, got := followToEnd(t, rv, path)
-	keep := rv.keeper(opts, fold.Options{})
+	keep := rv.keeper(a, fold.Options{})
 	// As the screen does: fold, hand a checkpoint over, shed, fold on.
 	ts := fold.NewThreads(fold.Options{})
 	for _, b := range got {
@@ -354,7 +354,7 @@ func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 		keep(path, ts.Checkpoint(), b.End, b.Records[len(b.Records)-1].Seq)
 	}
 	waitSaved(t, rv)
-	if _, from, ok := newResumeStore(opts.CacheDir).load(path, opts, fold.Options{}); !ok || from.Offset > st.Size() {
+	if _, from, ok := newResumeStore(a.CacheDir).load(path, a.Options, fold.Options{}); !ok || from.Offset > st.Size() {
 		t.Fatalf("kept: %v at %+v", ok, from)
 	}
 }
@@ -364,12 +364,12 @@ func TestResumeSavesWhileTheScreenFolds(t *testing.T) {
 // threads taken up, not into threads of another name.
 func TestResumeUnderAnotherName(t *testing.T) {
 	path, recs, _ := generatedLog(t, 5_000, 9)
-	opts := smallResume(t)
+	a := smallResume(t)
 	t.Chdir(filepath.Dir(path))
 	name := filepath.Base(path)
-	rv := resumeFor(opts, identified(t, name))
+	rv := a.resumeFor(identified(t, name))
 	_, ch, _ := followToEnd(t, rv, name)
-	screenOf(t, rv, opts, nil, ch)
+	screenOf(t, rv, a, nil, ch)
 
 	// More of the same conversation: records of its last thread.
 	tail := recs[len(recs)-50:]
@@ -382,19 +382,19 @@ func TestResumeUnderAnotherName(t *testing.T) {
 	}
 	f.Close()
 
-	again := resumeFor(opts, identified(t, path))
+	again := a.resumeFor(identified(t, path))
 	taken, ch, _ := followToEnd(t, again, path)
 	if taken == nil {
 		t.Fatal("the log named by its full path does not take up where it was left under its short name")
 	}
-	a := screenOf(t, again, opts, taken, ch)
-	for _, th := range a.Threads().List() {
+	screen := screenOf(t, again, a, taken, ch)
+	for _, th := range screen.Threads().List() {
 		if th.Source != path {
 			t.Errorf("a thread of source %q; want all of %q", th.Source, path)
 		}
 	}
-	if a.Threads().Len() != taken.Len() {
-		t.Errorf("%d threads after folding on; %d were taken up", a.Threads().Len(), taken.Len())
+	if screen.Threads().Len() != taken.Len() {
+		t.Errorf("%d threads after folding on; %d were taken up", screen.Threads().Len(), taken.Len())
 	}
 }
 
@@ -411,14 +411,14 @@ func TestResumeLetsABigFoldGo(t *testing.T) {
 	if err := os.WriteFile(path, []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := smallResume(t)
-	store := newResumeStore(opts.CacheDir)
+	a := smallResume(t)
+	store := newResumeStore(a.CacheDir)
 	os.MkdirAll(store.dir, 0o700)
 	older := []byte(`{"version":1}`) // one kept earlier
 	os.WriteFile(store.file(path), older, 0o600)
-	rv := resumeFor(opts, identified(t, path))
+	rv := a.resumeFor(identified(t, path))
 	_, ch, _ := followToEnd(t, rv, path)
-	screenOf(t, rv, opts, nil, ch)
+	screenOf(t, rv, a, nil, ch)
 	entries, _ := os.ReadDir(store.dir)
 	if kept, _ := os.ReadFile(store.file(path)); len(entries) != 1 || !bytes.Equal(kept, older) {
 		t.Errorf("for a fold of a 3 MB message: %d files, the one kept earlier now %q; want it alone, as it was", len(entries), kept)
@@ -461,7 +461,7 @@ func TestExportGuess(t *testing.T) {
 // identified is the file at path as the screen that follows it has it.
 func identified(t testing.TB, path string) *Source {
 	t.Helper()
-	src, err := newApp(&Options{}).IdentifyFollowed(path)
+	src, err := New(&Options{}).IdentifyFollowed(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,10 @@ type resumeView struct {
 // off is still kept. The file is not looked at again: its size and kind
 // are src's, but for a big file that may hold messages, which a followed
 // source leaves unread until now.
-func resumeFor(opts *Options, src *Source) *resumeView {
+func (a *App) resumeFor(src *Source) *resumeView {
+	opts := a.Options
 	store := newResumeStore(opts.CacheDir)
-	if store == nil || opts.Record != "" || src.Size < opts.owner().resumeMinBytes {
+	if store == nil || opts.Record != "" || src.Size < a.resumeMinBytes {
 		return nil
 	}
 	if err := src.resolveMessages(); err != nil || src.Kind != KindEventLog {
@@ -142,7 +143,7 @@ func (rv *resumeView) show(prog *tea.Program) {
 // write, and the last point saved is as good a place to take up from,
 // the log read on from there. A save still under way when the program
 // ends is lost whole (prune clears what it left).
-func (rv *resumeView) keeper(opts *Options, fo fold.Options) func(string, *fold.ThreadsCheckpoint, int64, uint64) {
+func (rv *resumeView) keeper(a *App, fo fold.Options) func(string, *fold.ThreadsCheckpoint, int64, uint64) {
 	if rv == nil {
 		return nil
 	}
@@ -157,7 +158,7 @@ func (rv *resumeView) keeper(opts *Options, fo fold.Options) func(string, *fold.
 		}
 		rv.saving = true
 		go func() {
-			err := rv.store.save(rv.path, fold.ThreadsFromCheckpoint(cp, fo), end, seq, opts)
+			err := rv.store.save(rv.path, fold.ThreadsFromCheckpoint(cp, fo), end, seq, a)
 			rv.mu.Lock()
 			defer rv.mu.Unlock()
 			rv.saving, rv.failed = false, err

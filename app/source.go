@@ -94,6 +94,10 @@ type Source struct {
 	// members are a folder's logs (Files) as their heads said, before
 	// anything read them whole.
 	members []*Source
+	// verdicts are what the heads of a folder's files said of following
+	// each as a log (logs and skipped files alike), handed to the folder's
+	// follower so that it does not read them again.
+	verdicts map[string]sources.Verdict
 }
 
 // maxMessagesFile is the largest file checked for being messages-only; such
@@ -105,13 +109,8 @@ const maxMessagesFile = 256 << 20
 // log (AG-UI events, or an ACP recording). A file that holds
 // messages but cannot be converted is an InputError naming the bad part; a
 // file that does not exist is left for Open to report, the same way for
-// every command. It is App.Identify for callers without an App (serve).
-func Identify(arg string) (*Source, error) {
-	return newApp(&Options{}).Identify(arg)
-}
-
-// Identify decides what arg is (see the package's Identify), reading a
-// file's head once.
+// every command. A file's head is read once, here: whoever opens the
+// source asks the Source what it said.
 func (a *App) Identify(arg string) (*Source, error) {
 	return a.identify(arg, false)
 }
@@ -146,8 +145,8 @@ func (a *App) identify(arg string, followed bool) (*Source, error) {
 // WholeFile reads a folder's file whole when it is a messages file or an
 // OTLP file (which are not followed as they grow) and returns its records;
 // ok is false for an event log (an ACP recording too), which is tailed.
-func WholeFile(path string) (recs []model.Record, ok bool) {
-	src, err := newApp(&Options{}).identifyFile(path, false)
+func (a *App) WholeFile(path string) (recs []model.Record, ok bool) {
+	src, err := a.identifyFile(path, false)
 	if err != nil || (src.Kind != KindMessages && src.Kind != KindOTLP) {
 		return nil, false
 	}

@@ -32,12 +32,12 @@ func TestIdentify(t *testing.T) {
 		{"../testdata/messages/aisdk-coding-agent.json", KindMessages},
 		{"../testdata/messages/agui-snapshot.json", KindMessages},
 	} {
-		src, err := Identify(c.arg)
+		src, err := New(&Options{}).Identify(c.arg)
 		if err != nil || src.Kind != c.kind {
 			t.Errorf("Identify(%q) = %v, %v; want %v", c.arg, src, err, c.kind)
 		}
 	}
-	if _, err := Identify("../testdata/messages/aisdk-broken-tool.json"); err == nil {
+	if _, err := New(&Options{}).Identify("../testdata/messages/aisdk-broken-tool.json"); err == nil {
 		t.Error("a broken messages file: want an error naming the part")
 	}
 	for path, whole := range map[string]bool{
@@ -46,7 +46,7 @@ func TestIdentify(t *testing.T) {
 		"../testdata/messages/agui-snapshot.json":      true,
 		"../testdata/messages/aisdk-coding-agent.json": true,
 	} {
-		if recs, ok := WholeFile(path); ok != whole || (ok && len(recs) == 0) {
+		if recs, ok := New(&Options{}).WholeFile(path); ok != whole || (ok && len(recs) == 0) {
 			t.Errorf("WholeFile(%s) = %d records, %v; want %v", path, len(recs), ok, whole)
 		}
 	}

@@ -32,7 +32,8 @@ type Stream struct {
 // an ACP recording is an event log. An OTLP file of a request per line is followed
 // too, each line mapped as it comes (liveOTLP); one written out pretty is
 // one batch. The demo is not a stream: OpenRecording plays it.
-func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.ConnectOptions) (*Stream, error) {
+func (a *App) OpenStream(ctx context.Context, src *Source, co sources.ConnectOptions) (*Stream, error) {
+	opts := a.Options
 	st := &Stream{Name: src.Name()}
 	switch src.Kind {
 	case KindDemo:
@@ -51,7 +52,7 @@ func OpenStream(ctx context.Context, opts *Options, src *Source, co sources.Conn
 		}
 		st.Batches, st.Status = wholeStream(src)
 	case KindFolder:
-		batches, events := sources.FollowFolder(ctx, src.Arg, sources.FolderOptions{Whole: opts.owner().followedWhole(src)})
+		batches, events := sources.FollowFolder(ctx, src.Arg, a.folderOptions(src))
 		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
 	case KindMessages:
 		st.Batches, st.Status = wholeStream(src)
@@ -109,7 +110,8 @@ func connected(ctx context.Context, url string, r *sources.Reader, closeBody fun
 // LiveScreen is one viewer's screen of live batches: threads of its own,
 // folded from what arrives on batches (which name their sources), a shed
 // step read back from its source when that is a file.
-func LiveScreen(opts *Options, title string, batches <-chan model.Batch) (*tui.App, error) {
+func (a *App) LiveScreen(title string, batches <-chan model.Batch) (*tui.App, error) {
+	opts := a.Options
 	if err := opts.CheckLayout(); err != nil {
 		return nil, err
 	}
@@ -124,5 +126,5 @@ func LiveScreen(opts *Options, title string, batches <-chan model.Batch) (*tui.A
 		return ""
 	}
 	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		Window: window.Options{Reader: fileReaders(opts, file)}}), nil
+		Window: window.Options{Reader: a.fileReaders(file)}}), nil
 }

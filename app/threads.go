@@ -16,7 +16,8 @@ import (
 // file (or more) per thread. A source that cannot be read is an
 // InputError; a folder's files that cannot be read are skipped, and the
 // caller reports src.Skipped and the returned notes.
-func FoldThreads(opts *Options, src *Source) (*fold.Threads, []Skipped, error) {
+func (a *App) FoldThreads(src *Source) (*fold.Threads, []Skipped, error) {
+	opts := a.Options
 	fo, err := opts.FoldOptions()
 	if err != nil {
 		return nil, nil, err

@@ -28,14 +28,14 @@ func (a *App) View(src *Source) error {
 		defer stop()
 		return a.Follow(ctx, src)
 	case src.Kind == KindMessages, src.Kind == KindOTLP && !opts.Play:
-		return reviewMessages(opts, src)
+		return a.reviewMessages(src)
 	case src.Kind == KindURL:
 		_, _, err := src.Open(opts.Stdin)
 		return err
 	}
 	if !opts.Plain && opts.Record == "" && !opts.screen() {
 		// Piped without --plain: the step list, for scripts.
-		ts, skipped, err := FoldThreads(opts, src)
+		ts, skipped, err := a.FoldThreads(src)
 		if err != nil {
 			return err
 		}
@@ -60,7 +60,7 @@ func (a *App) View(src *Source) error {
 	}
 	if (src.Kind == KindDemo || opts.Play) && !opts.Plain && opts.Record == "" {
 		// The demo, and a log opened with --play, play at their recorded pace.
-		return Replay(opts, DefaultReplay(), src)
+		return a.Replay(DefaultReplay(), src)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -80,5 +80,5 @@ func (a *App) View(src *Source) error {
 	// Buffered, so a burst waits here and the screen takes it as one batch
 	// (TestBurstIsBatched: ~150 updates for 10,000 sends, ~5,000 unbuffered).
 	batches, _ := sources.Batches(ctx, sources.NewReader(in), 512)
-	return Watch(ctx, opts, src.Name(), liveOTLP(ctx, opts, oneSource(ctx, src.Name(), batches)), nil)
+	return a.Watch(ctx, src.Name(), liveOTLP(ctx, opts, oneSource(ctx, src.Name(), batches)), nil)
 }

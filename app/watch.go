@@ -20,14 +20,15 @@ import (
 // and on status how the source is doing in a few words for the title bar.
 // It draws the screen, or prints lines with --plain or when the output is
 // not a terminal, and records what arrives first when asked to.
-func Watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string) (err error) {
-	return watch(parent, opts, title, src, status, false, nil)
+func (a *App) Watch(parent context.Context, title string, src <-chan model.Batch, status <-chan string) (err error) {
+	return a.watch(parent, title, src, status, false, nil)
 }
 
 // watch is Watch; folder says the batches come from several files, so
 // the lines name each thread's file. A screen with a resume view starts
 // from the view's threads and keeps where it left off when it quits.
-func watch(parent context.Context, opts *Options, title string, src <-chan model.Batch, status <-chan string, folder bool, resume *resumeView) (err error) {
+func (a *App) watch(parent context.Context, title string, src <-chan model.Batch, status <-chan string, folder bool, resume *resumeView) (err error) {
+	opts := a.Options
 	if err := opts.CheckLayout(); err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func watch(parent context.Context, opts *Options, title string, src <-chan model
 	}
 	file := func(source string) string { return fileOf(opts, source, folder) }
 	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title, Filter: opts.Filter,
-		Window: window.Options{Reader: fileReaders(opts, file), Checkpoint: resume.keeper(opts, fo)}})
+		Window: window.Options{Reader: a.fileReaders(file), Checkpoint: resume.keeper(a, fo)}})
 	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
 	go func() {

@@ -53,7 +53,7 @@ them.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return app.ACP(opts, &ao, args)
+			return a.ACP(&ao, args)
 		},
 	}
 	f := cmd.Flags()

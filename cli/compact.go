@@ -9,7 +9,6 @@ import (
 // newCompactCommand is `agentwatch compact FILE`: the log compacted as
 // @ag-ui/client's compactEvents does it, less its faults.
 func newCompactCommand(a *app.App) *cobra.Command {
-	opts := a.Options
 	var output, thread string
 	cmd := &cobra.Command{
 		Use:   "compact FILE",
@@ -52,7 +51,7 @@ read or holds something that is not an event.`,
 			if err != nil {
 				return err
 			}
-			return app.Compact(opts, src, output, thread)
+			return a.Compact(src, output, thread)
 		},
 	}
 	threadFlag(cmd, &thread)

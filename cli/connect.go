@@ -57,7 +57,7 @@ arrived before is still shown, and recorded with --record.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return app.Connect(ctx, opts, args[0], sources.ConnectOptions{Input: body, Headers: hs})
+			return a.Connect(ctx, args[0], sources.ConnectOptions{Input: body, Headers: hs})
 		},
 	}
 	cmd.Flags().StringVar(&input, "input", "", "RunAgentInput JSON file to POST")

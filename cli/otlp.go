@@ -39,7 +39,7 @@ pace, like any log. --plain prints one line per change until ctrl+c.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return app.ReceiveOTLP(ctx, opts, o)
+			return a.ReceiveOTLP(ctx, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.HTTP, "listen", "127.0.0.1:4318", "address for OTLP/HTTP (\"\" for none)")

@@ -41,7 +41,7 @@ func TestOTLPBadInputKeepsWhatIsShown(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- app.ReceiveOTLP(ctx, &app.Options{Plain: true, Stdout: out, Stderr: io.Discard},
+		done <- app.New(&app.Options{Plain: true, Stdout: out, Stderr: io.Discard}).ReceiveOTLP(ctx,
 			&app.OTLPOptions{HTTP: "127.0.0.1:0", GRPC: "127.0.0.1:0", TokenFile: tokenFile,
 				Ready: func(h, g string) { addrs <- [2]string{h, g} }})
 	}()

@@ -156,11 +156,12 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for _, arg := range []string{otlpFile, logs} {
-		src, err := app.Identify(arg)
+		a := app.New(opts(io.Discard))
+		src, err := a.Identify(arg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := app.OpenStream(ctx, opts(io.Discard), src, sources.ConnectOptions{})
+		st, err := a.OpenStream(ctx, src, sources.ConnectOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +169,7 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 			for range st.Status {
 			}
 		}()
-		fo, _ := opts(io.Discard).FoldOptions()
+		fo, _ := a.FoldOptions()
 		ts := fold.NewThreads(fo)
 		deadline := time.After(20 * time.Second)
 	served:
@@ -195,7 +196,7 @@ func TestOTLPToolKindsEverywhere(t *testing.T) {
 	defer rcancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- app.ReceiveOTLP(rctx, opts(out), &app.OTLPOptions{HTTP: "127.0.0.1:0", Ready: func(h, _ string) { addrs <- h }})
+		done <- app.New(opts(out)).ReceiveOTLP(rctx, &app.OTLPOptions{HTTP: "127.0.0.1:0", Ready: func(h, _ string) { addrs <- h }})
 	}()
 	cl, err := otlptest.New(rctx, otlptest.HTTP, <-addrs, "", "claude-code", "laptop")
 	if err != nil {

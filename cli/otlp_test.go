@@ -102,7 +102,7 @@ func TestOTLPReceiverPlainAndRecord(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- app.ReceiveOTLP(ctx, opts, o) }()
+	go func() { done <- app.New(opts).ReceiveOTLP(ctx, o) }()
 	a := <-addrs
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	agent, err := otlptest.New(ctx, otlptest.HTTP, a[0], "", "support-bot", "web-1")

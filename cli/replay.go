@@ -34,7 +34,7 @@ or of a folder of logs).`,
 			if err != nil {
 				return err
 			}
-			return app.Replay(opts, ro, src)
+			return a.Replay(ro, src)
 		},
 	}
 	f := cmd.Flags()

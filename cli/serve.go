@@ -74,7 +74,7 @@ Logins, refusals and sessions are logged to standard error.`,
 			cfg.Log = opts.Stderr
 			cfg.Crashes = app.CrashReporter(opts.CacheDir)
 			return app.BadInput(serve.Run(ctx, cfg, func() (serve.Show, error) {
-				return serve.OpenShow(ctx, opts, args, so)
+				return serve.OpenShow(ctx, a, args, so)
 			}))
 		},
 	}

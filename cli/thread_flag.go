@@ -21,7 +21,7 @@ func foldThreads(a *app.App, args []string, thread string) (*app.Source, *fold.T
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ts, skipped, err := app.FoldThreads(opts, src)
+	ts, skipped, err := a.FoldThreads(src)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -62,7 +62,7 @@ func startServerWith(t testing.TB, args []string, so ShowOptions, cfg Config, se
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	opts := &app.Options{Layout: "auto", Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}
-	show, err := OpenShow(ctx, opts, args, so)
+	show, err := OpenShow(ctx, app.New(opts), args, so)
 	if err != nil {
 		t.Fatal(err)
 	}

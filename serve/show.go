@@ -32,11 +32,12 @@ type ShowOptions struct {
 }
 
 // OpenShow opens what args name, as agentwatch would open them, to be
-// served until ctx ends. With no args it is the embedded demo, and with
+// served until ctx ends, by a (whose options say how, and whose caches
+// every viewer shares). With no args it is the embedded demo, and with
 // so.Play one recorded log: each viewer gets a player of its own. Else
 // each source is read once, by one goroutine, into a Hub whose log every
 // viewer folds on its own.
-func OpenShow(ctx context.Context, opts *app.Options, args []string, so ShowOptions) (Show, error) {
+func OpenShow(ctx context.Context, a *app.App, args []string, so ShowOptions) (Show, error) {
 	ro := so.Replay
 	if ro == nil {
 		ro = app.DefaultReplay()
@@ -45,11 +46,11 @@ func OpenShow(ctx context.Context, opts *app.Options, args []string, so ShowOpti
 		if len(args) > 1 {
 			return nil, app.BadInput(fmt.Errorf("--play plays one log; %d were named", len(args)))
 		}
-		src, err := app.Identify(firstArg(args))
+		src, err := a.Identify(firstArg(args))
 		if err != nil {
 			return nil, err
 		}
-		rec, err := app.OpenRecording(opts, ro, src)
+		rec, err := a.OpenRecording(ro, src)
 		if err != nil {
 			return nil, err
 		}
@@ -57,11 +58,11 @@ func OpenShow(ctx context.Context, opts *app.Options, args []string, so ShowOpti
 	}
 	var streams []*app.Stream
 	for _, arg := range args {
-		src, err := app.Identify(arg)
+		src, err := a.Identify(arg)
 		if err != nil {
 			return nil, err
 		}
-		st, err := app.OpenStream(ctx, opts, src, so.Connect)
+		st, err := a.OpenStream(ctx, src, so.Connect)
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +76,7 @@ func OpenShow(ctx context.Context, opts *app.Options, args []string, so ShowOpti
 	if len(streams) > 1 {
 		title = fmt.Sprintf("%d sources", len(streams))
 	}
-	return &liveShow{hub: hub, opts: opts, title: title}, nil
+	return &liveShow{hub: hub, a: a, title: title}, nil
 }
 
 // firstArg is args' only element, or "" (the demo).
@@ -90,7 +91,7 @@ func firstArg(args []string) string {
 // hub's log into threads of its own.
 type liveShow struct {
 	hub   *Hub
-	opts  *app.Options
+	a     *app.App
 	title string
 }
 
@@ -98,7 +99,7 @@ func (l *liveShow) Title() string { return l.title }
 
 func (l *liveShow) Screen(ctx context.Context) (tea.Model, <-chan string, error) {
 	feed := l.hub.Follow(ctx)
-	m, err := app.LiveScreen(l.opts, l.title, feed.Batches)
+	m, err := l.a.LiveScreen(l.title, feed.Batches)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,6 +33,16 @@ type FolderOptions struct {
 	// recording), its records are sent as one batch, and it is not
 	// followed as it grows.
 	Whole func(path string) (recs []model.Record, ok bool)
+	// Known are the verdicts of a caller that looked at the folder's files
+	// already (app, identifying the folder; Look.Verdict), by path as the
+	// folder or pattern names them. A file there when FollowFolder starts
+	// is judged by its verdict, so its head is not read again; a file that
+	// comes later, or that is looked at again (an empty file written to),
+	// is read.
+	Known map[string]Verdict
+	// OpenHead opens a file to read its first bytes, to judge whether it
+	// is a log (os.Open when nil; a test's counter).
+	OpenHead func(path string) (io.ReadCloser, error)
 }
 
 // FolderEvent is news about one file of a followed folder: exactly one of
@@ -70,7 +81,8 @@ var folderNotify = true
 // one file, with one fsnotify watcher for the whole folder. pattern is a
 // folder (every file directly in it) or a glob in filepath.Match syntax
 // ("runs/*.jsonl"); each file found either way is followed when NotALog
-// says it is a log, and reported once as Skipped when not.
+// says it is a log (or, for a file there at the start, what opts.Known
+// says of it), and reported once as Skipped when not.
 //
 // The files there are started in name order; a file created later is
 // followed as soon as a change event (or the listing every Poll) shows it.
@@ -140,11 +152,18 @@ type folder struct {
 	files   map[string]*folderFile // by path
 	queue   []folderNews
 	listErr string // the listing error last reported
+	// known are opts.Known not used yet, until the first listing is done:
+	// what a caller knew holds only for the files there at the start.
+	known map[string]Verdict
 }
 
 func newFolder(pattern string, opts FolderOptions) *folder {
 	pattern = filepath.Clean(pattern)
-	f := &folder{dir: pattern, opts: opts, files: map[string]*folderFile{}, unheard: map[string]bool{}}
+	f := &folder{dir: pattern, opts: opts, files: map[string]*folderFile{}, unheard: map[string]bool{},
+		known: make(map[string]Verdict, len(opts.Known))}
+	for p, v := range opts.Known {
+		f.known[filepath.Clean(p)] = v
+	}
 	if hasGlobMeta(pattern) {
 		if _, err := os.Lstat(pattern); err != nil {
 			f.pattern, f.dir = pattern, filepath.Dir(pattern)
@@ -194,6 +213,7 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 		notify, werrs = f.w.Events, f.w.Errors
 	}
 	f.scan(false)
+	f.known = nil
 	tick := time.NewTicker(f.opts.Poll)
 	defer tick.Stop()
 	for {
@@ -390,7 +410,7 @@ func (f *folder) consider(path string) {
 			return
 		}
 	}
-	v, why := sniff(path)
+	v, why := f.judge(path)
 	switch v {
 	case sniffLog:
 		f.follow(path)
@@ -404,6 +424,16 @@ func (f *folder) consider(path string) {
 			f.queue = append(f.queue, folderNews{ev: FolderEvent{Path: path, Skipped: why}})
 		}
 	}
+}
+
+// judge decides whether path is a log: by what the caller knew of it when
+// FollowFolder started, once, else by a look at its head.
+func (f *folder) judge(path string) (sniffVerdict, string) {
+	if k, ok := f.known[path]; ok {
+		delete(f.known, path) // a file looked at again has changed since
+		return k.verdict, k.why
+	}
+	return sniff(path, f.opts.OpenHead)
 }
 
 // follow queues the file's Added event; its tail starts once that is sent.

@@ -3,6 +3,7 @@ package sources
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -579,5 +580,64 @@ func TestFollowFolderWhole(t *testing.T) {
 	}
 	if r := got["a.jsonl"]; len(r) != 1 || r[0].Event == nil {
 		t.Errorf("the tailed file gave %v", r)
+	}
+}
+
+// A file there at the start is judged by what the caller already knew of
+// it (FolderOptions.Known), its head not read again; a file that comes
+// later, or an empty one once written to, is looked at through OpenHead.
+func TestFollowFolderKnown(t *testing.T) {
+	dir := t.TempDir()
+	s, want := lines(0, 2)
+	log := filepath.Join(dir, "a.jsonl")
+	notes := filepath.Join(dir, "notes.txt")
+	empty := filepath.Join(dir, "empty.jsonl")
+	appendFile(t, log, s)
+	appendFile(t, notes, "remember the milk\n")
+	appendFile(t, empty, "")
+	known := map[string]Verdict{}
+	for _, p := range []string{log, notes, empty} {
+		var l Look
+		l.Info, l.Err = os.Stat(p)
+		if l.Err == nil && l.Info.Size() > 0 {
+			l.Head, l.Err = readHead(p, sniffBytes, nil)
+		}
+		known[p] = l.Verdict(p)
+	}
+	var mu sync.Mutex
+	opened := map[string]int{}
+	openHead := func(path string) (io.ReadCloser, error) {
+		mu.Lock()
+		opened[path]++
+		mu.Unlock()
+		return os.Open(path)
+	}
+	heads := func(path string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return opened[path]
+	}
+	const poll = 50 * time.Millisecond
+	l, _ := startFolder(t, dir, FolderOptions{Poll: poll, Known: known, OpenHead: openHead})
+	l.waitRecords(t, log, want)
+	l.waitFor(t, "notes.txt skipped", func(l *folderLog) bool { return len(l.skipped(notes)) > 0 })
+	if why := l.skipped(notes); why[0] != known[notes].NotALog() {
+		t.Errorf("notes.txt skipped because %q; want what was known, %q", why[0], known[notes].NotALog())
+	}
+	for _, p := range []string{log, notes, empty} {
+		if n := heads(p); n != 0 {
+			t.Errorf("%s: head read %d times; what was known should do", filepath.Base(p), n)
+		}
+	}
+
+	later := filepath.Join(dir, "later.jsonl")
+	appendFile(t, later, s)
+	appendFile(t, empty, s)
+	l.waitRecords(t, later, want)
+	l.waitRecords(t, empty, want)
+	for _, p := range []string{later, empty} {
+		if n := heads(p); n != 1 {
+			t.Errorf("%s: head read %d times; want once, when it was found to hold something", filepath.Base(p), n)
+		}
 	}
 }

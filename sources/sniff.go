@@ -34,7 +34,7 @@ const (
 // value ([ or {) nor an SSE field, after a byte order mark and white space.
 // An empty file is a log about to be written.
 func NotALog(path string) string {
-	v, why := sniff(path)
+	v, why := sniff(path, nil)
 	switch v {
 	case sniffNot, sniffGone:
 		return why
@@ -42,13 +42,14 @@ func NotALog(path string) string {
 	return ""
 }
 
-// sniff looks at path's name, kind and first bytes; the reason is set for
-// sniffNot and sniffGone. A file of size 0 is not opened.
-func sniff(path string) (sniffVerdict, string) {
+// sniff looks at path's name, kind and first bytes, read through open
+// (os.Open when nil); the reason is set for sniffNot and sniffGone. A
+// file of size 0 is not opened.
+func sniff(path string, open func(string) (io.ReadCloser, error)) (sniffVerdict, string) {
 	look := Look{}
 	look.Info, look.Err = os.Stat(path)
 	if look.Err == nil && look.Info.Mode().IsRegular() && look.Info.Size() > 0 {
-		look.Head, look.Err = readHead(path, sniffBytes)
+		look.Head, look.Err = readHead(path, sniffBytes, open)
 	}
 	return look.verdict(path)
 }
@@ -70,9 +71,32 @@ type Look struct {
 
 // NotALog is NotALog(path) for the file l looked at.
 func (l Look) NotALog(path string) string {
-	switch v, why := l.verdict(path); v {
+	return l.Verdict(path).NotALog()
+}
+
+// Verdict is what l decided of the file at path, kept without the bytes
+// it read: a caller that looked at a folder's files hands the verdicts
+// to FollowFolder (FolderOptions.Known), which then reads none of those
+// heads again.
+func (l Look) Verdict(path string) Verdict {
+	v, why := l.verdict(path)
+	return Verdict{verdict: v, why: why}
+}
+
+// Verdict is what a look at a file of a folder decided: a log to follow,
+// one still empty (decided once written to), or not a log, and why. Made
+// by Look.Verdict.
+type Verdict struct {
+	verdict sniffVerdict
+	why     string
+}
+
+// NotALog is Look.NotALog's answer: why the file is not opened as a log,
+// "" when it is one.
+func (v Verdict) NotALog() string {
+	switch v.verdict {
 	case sniffNot, sniffGone:
-		return why
+		return v.why
 	}
 	return ""
 }
@@ -97,9 +121,12 @@ func (l Look) verdict(path string) (sniffVerdict, string) {
 }
 
 // readHead reads the first n bytes of the file at path (fewer when it is
-// shorter).
-func readHead(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
+// shorter), opened by open (os.Open when nil).
+func readHead(path string, n int, open func(string) (io.ReadCloser, error)) ([]byte, error) {
+	if open == nil {
+		open = func(path string) (io.ReadCloser, error) { return os.Open(path) }
+	}
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}

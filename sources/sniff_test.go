@@ -35,7 +35,7 @@ func TestNotALog(t *testing.T) {
 		if err := os.WriteFile(path, []byte(f.content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		v, _ := sniff(path)
+		v, _ := sniff(path, nil)
 		got := NotALog(path)
 		if v != f.verdict || (f.why == "") != (got == "") || !strings.Contains(got, f.why) {
 			t.Errorf("%s: verdict %d, NotALog %q; want verdict %d, reason with %q", f.name, v, got, f.verdict, f.why)
@@ -61,7 +61,7 @@ func TestNotALog(t *testing.T) {
 		}{os.DevNull, sniffNot, "not a regular file"})
 	}
 	for _, o := range others {
-		v, _ := sniff(o.path)
+		v, _ := sniff(o.path, nil)
 		if got := NotALog(o.path); v != o.verdict || !strings.Contains(got, o.why) || got == "" {
 			t.Errorf("%s: verdict %d, NotALog %q; want verdict %d, reason with %q", o.path, v, got, o.verdict, o.why)
 		}
