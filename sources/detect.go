@@ -113,6 +113,9 @@ func detectObject(in *bufio.Reader) (Format, error) {
 	if LooksLikeACPRecording(line) {
 		return FormatACPRecording, nil
 	}
+	if LooksLikeClaudeSession(line) {
+		return FormatClaude, nil
+	}
 	err := valueError(line)
 	switch {
 	case err == nil:

@@ -25,6 +25,9 @@ const (
 	// keeps it: JSON Lines of JSON-RPC messages with their time and
 	// direction (protocol/acp.FormatLine). Its records are ACP ones.
 	FormatACPRecording
+	// FormatClaude is a Claude Code session file (projects/<cwd>/<id>.jsonl),
+	// read as AG-UI records through protocol/claude.
+	FormatClaude
 )
 
 // String returns the format's short name, as a user would type it.
@@ -42,6 +45,8 @@ func (f Format) String() string {
 		return "sse"
 	case FormatACPRecording:
 		return "acp-recording"
+	case FormatClaude:
+		return "claude"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

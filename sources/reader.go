@@ -61,6 +61,9 @@ type item struct {
 	// acp says raw is a line of an ACP recording: its record is an ACP
 	// one, made from the message the line holds (acpRecord).
 	acp bool
+	// claude is the record a line of a Claude Code session became
+	// (claudeReader): decoded already, and naming its thread.
+	claude *model.Record
 }
 
 // buffered reports whether a whole next line (for JSON Lines and SSE) is
@@ -138,6 +141,11 @@ func (it item) record(seq uint64) model.Record {
 	if it.acp {
 		return acpRecord(seq, it)
 	}
+	if it.claude != nil {
+		rec := *it.claude
+		rec.Seq = seq
+		return rec
+	}
 	rec := model.Record{Seq: seq, Proto: model.ProtoAGUI, Raw: it.raw}
 	if it.bad != nil {
 		rec.Event = it.bad
@@ -183,6 +191,8 @@ func (r *Reader) start() error {
 		sse := newSSEReader(r.in, pos, limit)
 		sse.cut = r.cutFrame
 		r.events = sse
+	case FormatClaude:
+		r.events = newClaudeReader(r.in, pos, limit)
 	case FormatACPRecording:
 		jl := newJSONLReader(r.in, pos, limit)
 		jl.acp = true
