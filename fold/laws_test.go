@@ -43,6 +43,16 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	if len(out) < 5 {
 		t.Fatalf("only %d fixtures found; the laws need the peer samples in testdata/peer/samples", len(out))
 	}
+	// The agents' own session files, as their readers translate them.
+	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
+	for _, p := range sessions {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["claude/"+filepath.Base(p)] = readAll(t, f)
+		f.Close()
+	}
 	acpPaths, _ := filepath.Glob("../testdata/acp/*.jsonl")
 	if len(acpPaths) < 2 {
 		t.Fatalf("only %d ACP recordings found; the laws need those in testdata/acp", len(acpPaths))

@@ -28,6 +28,9 @@ import (
 func seekFixtures(t *testing.T) map[string][]model.Record {
 	t.Helper()
 	paths, _ := filepath.Glob("../testdata/peer/samples/*")
+	// The agents' own session files, as their readers translate them.
+	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
+	paths = append(paths, sessions...)
 	out := map[string][]model.Record{}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
