@@ -25,6 +25,10 @@ const (
 	// keeps it: JSON Lines of JSON-RPC messages with their time and
 	// direction (protocol/acp.FormatLine). Its records are ACP ones.
 	FormatACPRecording
+	// FormatCodexRollout is a Codex session as Codex keeps it (a rollout:
+	// JSON Lines of {"timestamp", "type", "payload"} whose first line is
+	// its session_meta), translated into AG-UI records (protocol/codex).
+	FormatCodexRollout
 )
 
 // String returns the format's short name, as a user would type it.
@@ -42,6 +46,8 @@ func (f Format) String() string {
 		return "sse"
 	case FormatACPRecording:
 		return "acp-recording"
+	case FormatCodexRollout:
+		return "codex-rollout"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

@@ -61,6 +61,9 @@ type item struct {
 	// acp says raw is a line of an ACP recording: its record is an ACP
 	// one, made from the message the line holds (acpRecord).
 	acp bool
+	// made is the record a translation made (a Codex rollout's): it only
+	// needs its number.
+	made *model.Record
 }
 
 // buffered reports whether a whole next line (for JSON Lines and SSE) is
@@ -138,6 +141,11 @@ func (it item) record(seq uint64) model.Record {
 	if it.acp {
 		return acpRecord(seq, it)
 	}
+	if it.made != nil {
+		rec := *it.made
+		rec.Seq = seq
+		return rec
+	}
 	rec := model.Record{Seq: seq, Proto: model.ProtoAGUI, Raw: it.raw}
 	if it.bad != nil {
 		rec.Event = it.bad
@@ -187,6 +195,8 @@ func (r *Reader) start() error {
 		jl := newJSONLReader(r.in, pos, limit)
 		jl.acp = true
 		r.events = jl
+	case FormatCodexRollout:
+		r.events = newCodexReader(r.in, pos, limit)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}
