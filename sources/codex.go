@@ -5,6 +5,7 @@ import (
 	"bytes"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
@@ -100,4 +101,23 @@ func (c *codexReader) buffered() bool {
 	}
 	ahead, _ := c.in.Peek(n)
 	return bytes.IndexByte(ahead, '\n') >= 0
+}
+
+// zstdMagic starts every zstd frame. Codex compresses a rollout idle for
+// days into rollout-*.jsonl.zst, and a reader that skipped those would
+// skip the older sessions.
+var zstdMagic = []byte{0x28, 0xB5, 0x2F, 0xFD}
+
+// unzstd returns a reader of the decompressed input when in starts with a
+// zstd frame, and in itself otherwise. A frame that does not decode ends
+// the input with the decoder's error.
+func unzstd(in *bufio.Reader) *bufio.Reader {
+	if head, _ := in.Peek(len(zstdMagic)); !bytes.Equal(head, zstdMagic) {
+		return in
+	}
+	d, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return in
+	}
+	return bufio.NewReaderSize(d.IOReadCloser(), bufferSize)
 }

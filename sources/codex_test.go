@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
 )
@@ -80,6 +82,32 @@ func TestCodexRolloutCutShort(t *testing.T) {
 	for i := range recs[:len(recs)-1] {
 		if !bytes.Equal(recs[i].Raw, whole[i].Raw) {
 			t.Fatalf("record %d of the cut rollout is %s, read whole %s", i+1, recs[i].Raw, whole[i].Raw)
+		}
+	}
+}
+
+// A rollout Codex compressed (rollout-*.jsonl.zst) reads as the rollout.
+func TestReadCodexRolloutZstd(t *testing.T) {
+	b, err := os.ReadFile(codexFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := enc.EncodeAll(b, nil)
+	want, _ := ReadAll(bytes.NewReader(b))
+	got, err := ReadAll(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !bytes.Equal(got[i].Raw, want[i].Raw) {
+			t.Fatalf("record %d = %s, want %s", i+1, got[i].Raw, want[i].Raw)
 		}
 	}
 }

@@ -170,6 +170,9 @@ func (r *Reader) start() error {
 	if limit <= 0 {
 		limit = DefaultMaxEventBytes
 	}
+	if r.format == FormatAuto {
+		r.in = unzstd(r.in)
+	}
 	pos, err := skipPreamble(r.in)
 	if err != nil && err != io.EOF {
 		return err
