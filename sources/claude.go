@@ -69,5 +69,5 @@ func (c *claudeReader) next() (item, error) {
 	}
 	rec := c.queue[0]
 	c.queue = c.queue[1:]
-	return item{raw: rec.Raw, claude: &rec}, nil
+	return item{raw: rec.Raw, made: &rec}, nil
 }

@@ -100,6 +100,9 @@ func detectObject(in *bufio.Reader) (Format, error) {
 	} else if len(head) < in.Size() {
 		whole = true // the input ended
 	}
+	if LooksLikeCodexRollout(line) {
+		return FormatCodexRollout, nil
+	}
 	m := scanMembers(line)
 	if !whole {
 		if LooksLikeACPRecording(line) { // a huge first message

@@ -28,6 +28,10 @@ const (
 	// FormatClaude is a Claude Code session file (projects/<cwd>/<id>.jsonl),
 	// read as AG-UI records through protocol/claude.
 	FormatClaude
+	// FormatCodexRollout is a Codex session as Codex keeps it (a rollout:
+	// JSON Lines of {"timestamp", "type", "payload"} whose first line is
+	// its session_meta), translated into AG-UI records (protocol/codex).
+	FormatCodexRollout
 )
 
 // String returns the format's short name, as a user would type it.
@@ -47,6 +51,8 @@ func (f Format) String() string {
 		return "acp-recording"
 	case FormatClaude:
 		return "claude"
+	case FormatCodexRollout:
+		return "codex-rollout"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

@@ -61,9 +61,10 @@ type item struct {
 	// acp says raw is a line of an ACP recording: its record is an ACP
 	// one, made from the message the line holds (acpRecord).
 	acp bool
-	// claude is the record a line of a Claude Code session became
-	// (claudeReader): decoded already, and naming its thread.
-	claude *model.Record
+	// made is the record a translation made (a line of a Claude Code
+	// session, of a Codex rollout): decoded already, naming its thread;
+	// it only needs its number.
+	made *model.Record
 }
 
 // buffered reports whether a whole next line (for JSON Lines and SSE) is
@@ -141,8 +142,8 @@ func (it item) record(seq uint64) model.Record {
 	if it.acp {
 		return acpRecord(seq, it)
 	}
-	if it.claude != nil {
-		rec := *it.claude
+	if it.made != nil {
+		rec := *it.made
 		rec.Seq = seq
 		return rec
 	}
@@ -169,6 +170,9 @@ func (r *Reader) start() error {
 	limit := r.MaxEventBytes
 	if limit <= 0 {
 		limit = DefaultMaxEventBytes
+	}
+	if r.format == FormatAuto {
+		r.in = unzstd(r.in)
 	}
 	pos, err := skipPreamble(r.in)
 	if err != nil && err != io.EOF {
@@ -197,6 +201,8 @@ func (r *Reader) start() error {
 		jl := newJSONLReader(r.in, pos, limit)
 		jl.acp = true
 		r.events = jl
+	case FormatCodexRollout:
+		r.events = newCodexReader(r.in, pos, limit)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -1,0 +1,47 @@
+package codex_test
+
+import (
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/codex"
+)
+
+// FuzzTranslate feeds arbitrary bytes as a rollout: the translation never
+// panics, every record has an event, and the fold of what it makes breaks
+// none of AG-UI's rules but where the input itself said nothing readable.
+func FuzzTranslate(f *testing.F) {
+	f.Add(readFixture(f))
+	f.Add([]byte(`{"timestamp":"2026-02-23T11:54:52.352Z","type":"response_item","payload":{"type":"function_call_output","call_id":"x","output":"Process exited with code 2\nOutput:\n"}}`))
+	f.Add([]byte(`{"timestamp":"x","type":"event_msg","payload":{"type":"turn_aborted"}}` + "\n" + `{"type":"world_state","payload":{}}`))
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"p","input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tr := codex.New()
+		recs := append(tr.Write(b), tr.Flush()...)
+		fl := fold.New(fold.Options{})
+		for i := range recs {
+			if recs[i].Event == nil {
+				t.Fatalf("record %d has no event", i)
+			}
+			recs[i].Seq = uint64(i + 1)
+		}
+		if _, err := fl.Apply(recs...); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range fl.Diagnostics() {
+			if !unreadable(recs, d.Seq) {
+				t.Fatalf("diagnostic on a translated event: %+v", d)
+			}
+		}
+	})
+}
+
+// unreadable reports whether record seq stands for input that was not read.
+func unreadable(recs []model.Record, seq uint64) bool {
+	if seq == 0 || seq > uint64(len(recs)) {
+		return false
+	}
+	_, ok := recs[seq-1].Event.(*model.Unreadable)
+	return ok
+}
