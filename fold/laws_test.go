@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json"
@@ -45,12 +46,14 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	}
 	// The agents' own session files, as their readers translate them.
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
+	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
+	sessions = append(sessions, rollouts...)
 	for _, p := range sessions {
 		f, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out["claude/"+filepath.Base(p)] = readAll(t, f)
+		out[strings.TrimPrefix(p, "../testdata/")] = readAll(t, f)
 		f.Close()
 	}
 	acpPaths, _ := filepath.Glob("../testdata/acp/*.jsonl")

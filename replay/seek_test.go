@@ -30,6 +30,8 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 	paths, _ := filepath.Glob("../testdata/peer/samples/*")
 	// The agents' own session files, as their readers translate them.
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
+	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
+	sessions = append(sessions, rollouts...)
 	paths = append(paths, sessions...)
 	out := map[string][]model.Record{}
 	for _, p := range paths {
