@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -51,7 +52,14 @@ type Thread struct {
 
 	title      string
 	titleFound bool
-	order      int // index in Threads.list
+	// named is the title the thread's events gave it (a CUSTOM "title"
+	// event, as protocol/claude makes of Claude Code's titles), and
+	// namedRank how much it counts: a title the user set (custom-title)
+	// beats one made for them (ai-title, summary), and a later one an
+	// earlier one of its rank.
+	named     string
+	namedRank int
+	order     int // index in Threads.list
 	// cp is the fold's checkpoint from the set's last Checkpoint, kept
 	// while the thread gets no records (threads_checkpoint.go).
 	cp *Checkpoint
@@ -65,9 +73,17 @@ func (t *Thread) Key() string {
 	return t.ID
 }
 
-// Title is the thread's first user message on one line ("" while it has
-// none).
+// Title is what the thread list calls the thread: the title its events
+// gave it (a CUSTOM "title" event: the user's own before one made for
+// them), else the title an ACP agent gave its session, else its first
+// user message, on one line ("" while it has none of these).
 func (t *Thread) Title() string {
+	if t.named != "" {
+		return t.named
+	}
+	if s := t.Fold.Session().Title; s != "" {
+		return oneLine(s)
+	}
 	if !t.titleFound {
 		if s, ok := firstUserText(t.Fold); ok {
 			t.title, t.titleFound = s, true
@@ -125,6 +141,7 @@ func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 			return
 		}
 		u := th.Fold.apply(group, note)
+		th.noteTitles(group)
 		th.Records += len(group)
 		th.cp = nil
 		t.last = th
@@ -479,4 +496,32 @@ func oneLine(s string) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// titleRanks is how much a title event counts, by its "source": a title
+// the user set beats one made for them; an unnamed source counts least.
+var titleRanks = map[string]int{"custom-title": 3, "ai-title": 2, "summary": 2}
+
+// noteTitles keeps the title the thread's CUSTOM "title" events give it
+// ({"title": "...", "source": "custom-title"|"ai-title"|"summary"}): a
+// later title of a rank at least the kept one's replaces it.
+func (t *Thread) noteTitles(recs []model.Record) {
+	for i := range recs {
+		c, ok := recs[i].Event.(*agui.Custom)
+		if !ok || c.Name != "title" {
+			continue
+		}
+		var v struct {
+			Title  string `json:"title"`
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(c.Value, &v) != nil {
+			continue
+		}
+		title := oneLine(v.Title)
+		rank := max(titleRanks[v.Source], 1)
+		if title != "" && rank >= t.namedRank {
+			t.named, t.namedRank = title, rank
+		}
+	}
 }

@@ -47,6 +47,10 @@ type ThreadSnapshot struct {
 	// the first user message.
 	Title      string `json:"title,omitempty"`
 	TitleFound bool   `json:"titleFound,omitempty"`
+	// Named and NamedRank are the title the thread's events gave it and
+	// how much it counts (see Thread.Title).
+	Named     string `json:"named,omitempty"`
+	NamedRank int    `json:"namedRank,omitempty"`
 	// Fold is the thread's fold (Fold.Export).
 	Fold model.Snapshot `json:"fold"`
 }
@@ -83,7 +87,7 @@ func (t *Threads) Export() (ThreadsSnapshot, error) {
 			return ThreadsSnapshot{}, fmt.Errorf("export thread %d (%s of %s): %w", i, th.Key(), th.Source, err)
 		}
 		snap.Threads[i] = ThreadSnapshot{Source: th.Source, ID: th.ID, Records: th.Records, FirstSeq: th.FirstSeq, LastSeq: th.LastSeq,
-			First: th.First, Last: th.Last, Title: th.title, TitleFound: th.titleFound, Fold: f}
+			First: th.First, Last: th.Last, Title: th.title, TitleFound: th.titleFound, Named: th.named, NamedRank: th.namedRank, Fold: f}
 	}
 	for _, name := range slices.Sorted(maps.Keys(t.sources)) {
 		src := t.sources[name]
@@ -118,7 +122,7 @@ func RestoreThreads(snap ThreadsSnapshot, opts Options) (*Threads, error) {
 			return nil, fmt.Errorf("restore threads: thread %d (%q of %s): %w", i, s.ID, s.Source, err)
 		}
 		th := &Thread{Source: s.Source, ID: s.ID, Fold: f, Records: s.Records, FirstSeq: s.FirstSeq, LastSeq: s.LastSeq,
-			First: s.First, Last: s.Last, title: s.Title, titleFound: s.TitleFound, order: i}
+			First: s.First, Last: s.Last, title: s.Title, titleFound: s.TitleFound, named: s.Named, namedRank: s.NamedRank, order: i}
 		t.list[i] = th
 		// byKey holds exactly the named threads: add and name put them
 		// there, Forget takes them out with their thread.

@@ -23,8 +23,8 @@ import (
 	"github.com/agentwatch/agentwatch/sources"
 )
 
-// seekFixtures returns the peer samples, the embedded demo and a log of
-// three threads.
+// seekFixtures returns the peer samples, the embedded demo, a Claude Code
+// session and a log of three threads.
 func seekFixtures(t *testing.T) map[string][]model.Record {
 	t.Helper()
 	paths, _ := filepath.Glob("../testdata/peer/samples/*")
@@ -53,6 +53,15 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 		t.Fatal(err)
 	}
 	out["assets/demo.jsonl"] = recs
+	// A Claude Code session: its records come from a translation and
+	// name their thread.
+	claude, err := os.ReadFile("../testdata/claude/projects/-home-dev-app/7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["claude"], err = sources.ReadAll(bytes.NewReader(claude)); err != nil {
+		t.Fatal(err)
+	}
 	// A log of several threads: seeking restores every thread.
 	if out["threads"], err = sources.ReadAll(bytes.NewReader(loggen.GenerateThreads(500, 3, 5))); err != nil {
 		t.Fatal(err)

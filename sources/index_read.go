@@ -63,6 +63,9 @@ func (x Index) Records(ra io.ReaderAt, i, j int) ([]model.Record, error) {
 			continue
 		}
 		recs[k-i] = item{raw: raw, acp: x.format == FormatACPRecording}.record(seq)
+		if ex != nil {
+			recs[k-i].Thread = ex.thread
+		}
 	}
 	return recs, nil
 }

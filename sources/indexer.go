@@ -78,7 +78,7 @@ func (ix *Indexer) add(it item) {
 	var t time.Time
 	var ev scannedEvent
 	var scannedOK bool
-	if it.bad == nil && !it.acp { // an ACP recording's lines are decoded
+	if it.bad == nil && !it.acp && it.claude == nil { // an ACP recording's lines are decoded; a Claude session's records come decoded
 		ev, scannedOK = scanEvent(it.raw)
 	}
 	if it.bad != nil {
@@ -99,6 +99,7 @@ func (ix *Indexer) add(it item) {
 		} else {
 			typ, t = []byte(rec.Event.EventType()), rec.At
 		}
+		ex.thread = rec.Thread
 	}
 	if size > 0 {
 		ix.end = max(ix.end, off+int64(size))
@@ -133,7 +134,7 @@ func (ix *Indexer) add(it item) {
 	} else {
 		ex.typ, fits = id, false
 	}
-	if ex.raw != nil || ex.bad != nil || !fits {
+	if ex.raw != nil || ex.bad != nil || ex.thread != "" || !fits {
 		ix.x.extras = append(ix.x.extras, ex)
 		ix.x.extraBytes += len(ex.raw)
 		if ex.bad != nil {

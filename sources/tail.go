@@ -10,6 +10,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/claude"
 )
 
 // TailEvent is a change in the state of a Tail.
@@ -118,8 +119,10 @@ const tailMarkBytes = 64
 // status changes go to the events channel. Cancel ctx to stop; the
 // channels close.
 //
-// The file may be JSON Lines, SSE text or a JSON array still being written
-// (an {"events":[…]} object is read as JSON Lines, that is not followed).
+// The file may be JSON Lines, SSE text, a JSON array still being written
+// (an {"events":[…]} object is read as JSON Lines, that is not followed),
+// an ACP recording or a Claude Code session, whose lines become the AG-UI
+// records protocol/claude makes of them.
 func Tail(ctx context.Context, path string, opts TailOptions) (<-chan []model.Record, <-chan TailEvent) {
 	out := make(chan []model.Record)
 	events := make(chan TailEvent)
@@ -180,7 +183,8 @@ const (
 	tailLines              // JSON Lines
 	tailSSE
 	tailArray
-	tailACP // an ACP recording: JSON Lines of acp.FormatLine
+	tailACP    // an ACP recording: JSON Lines of acp.FormatLine
+	tailClaude // a Claude Code session: its lines through a claude.Translator (tail_claude.go)
 )
 
 type tailer struct {
@@ -216,6 +220,9 @@ type tailer struct {
 	sse        []byte
 	sseN       int // data lines in the current SSE frame
 	skip       bool
+	// claude translates a Claude Code session's lines (tailClaude): one
+	// per file followed, made anew when the file starts over.
+	claude *claude.Translator
 
 	// more says the last drain stopped at tailDrainStep with the file not
 	// read to its end.

@@ -78,6 +78,17 @@ func (t *tailer) takeUp(s TailStart) bool {
 	if !ok || s.Offset > t.size || !t.holds(s.Head, 0) {
 		return false
 	}
+	if format == tailLines {
+		// A Claude Code session is told from its whole first line, which
+		// the head may not hold; its translator's state is read again.
+		tr, isClaude, read := t.claudeUpTo(s.Offset)
+		if !read {
+			return false
+		}
+		if isClaude {
+			format, t.claude = tailClaude, tr
+		}
+	}
 	t.off, t.base = s.Offset, s.Offset
 	t.head = append(t.head[:0], s.Head...)
 	t.mark = append(t.mark[:0], s.Mark...)

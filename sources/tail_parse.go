@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
+	"github.com/agentwatch/agentwatch/protocol/claude"
 
 	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
@@ -66,6 +67,8 @@ func (t *tailer) detect() bool {
 	}
 	if LooksLikeACPRecording(b[i : i+nl]) {
 		t.format = tailACP
+	} else if LooksLikeClaudeSession(b[i : i+nl]) {
+		t.format, t.claude = tailClaude, claude.New()
 	}
 	return true
 }
@@ -237,6 +240,10 @@ func (t *tailer) flushRest() {
 func (t *tailer) value(raw []byte, at int64) {
 	if int64(len(raw)) > t.opts.MaxEventBytes {
 		t.bad("event larger than the event size limit", at)
+		return
+	}
+	if t.format == tailClaude {
+		t.claudeLine(raw, at)
 		return
 	}
 	raw = piecewise.Clone(raw)
