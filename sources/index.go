@@ -23,10 +23,11 @@ import (
 // point back into the file for (unreadable input, an SSE event joined from
 // several data: lines), a time that is not a whole millisecond or is more
 // than 24 days from its chunk's first, a place more than 4 GiB from it,
-// the 65,535th type name and beyond. A Claude Code session is the
-// exception: its records are AG-UI events protocol/claude made, one line
-// giving several, not spans of the file, so each is kept on the side
-// whole with the thread it names (about the size of the session's text,
+// the 65,535th type name and beyond. A translated format (a Claude Code
+// session, a Codex rollout) is the exception: its records are AG-UI events
+// protocol/claude or protocol/codex made, one line giving several, not
+// spans of the file, so each is kept on the side whole with the thread it
+// names (about the size of the session's text,
 // where a JSON Lines log keeps 14 bytes an event).
 type Index struct {
 	n      int
@@ -91,7 +92,7 @@ type extra struct {
 	n   uint32            // its length
 	typ uint32            // the type number, when the type column says typeExtra
 	// thread is the thread the record names (model.Record.Thread), for a
-	// Claude Code session's records.
+	// translated format's records.
 	thread string
 }
 

@@ -78,7 +78,7 @@ func (ix *Indexer) add(it item) {
 	var t time.Time
 	var ev scannedEvent
 	var scannedOK bool
-	if it.bad == nil && !it.acp && it.claude == nil { // an ACP recording's lines are decoded; a Claude session's records come decoded
+	if it.bad == nil && !it.acp && it.made == nil { // an ACP recording's lines are decoded; a translated format's records come made
 		ev, scannedOK = scanEvent(it.raw)
 	}
 	if it.bad != nil {
