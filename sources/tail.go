@@ -10,7 +10,6 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/protocol/claude"
 )
 
 // TailEvent is a change in the state of a Tail.
@@ -121,8 +120,9 @@ const tailMarkBytes = 64
 //
 // The file may be JSON Lines, SSE text, a JSON array still being written
 // (an {"events":[…]} object is read as JSON Lines, that is not followed),
-// an ACP recording or a Claude Code session, whose lines become the AG-UI
-// records protocol/claude makes of them.
+// an ACP recording, or an agent's own session file (a Claude Code session,
+// a Codex rollout), whose lines become the AG-UI records protocol/claude or
+// protocol/codex makes of them.
 func Tail(ctx context.Context, path string, opts TailOptions) (<-chan []model.Record, <-chan TailEvent) {
 	out := make(chan []model.Record)
 	events := make(chan TailEvent)
@@ -183,8 +183,8 @@ const (
 	tailLines              // JSON Lines
 	tailSSE
 	tailArray
-	tailACP    // an ACP recording: JSON Lines of acp.FormatLine
-	tailClaude // a Claude Code session: its lines through a claude.Translator (tail_claude.go)
+	tailACP        // an ACP recording: JSON Lines of acp.FormatLine
+	tailTranslated // an agent's session file: its lines through a translator (tail_translated.go)
 )
 
 type tailer struct {
@@ -220,9 +220,9 @@ type tailer struct {
 	sse        []byte
 	sseN       int // data lines in the current SSE frame
 	skip       bool
-	// claude translates a Claude Code session's lines (tailClaude): one
+	// translator translates a session file's lines (tailTranslated): one
 	// per file followed, made anew when the file starts over.
-	claude *claude.Translator
+	translator lineTranslator
 
 	// more says the last drain stopped at tailDrainStep with the file not
 	// read to its end.

@@ -147,7 +147,7 @@ func (t *tailer) restart() {
 	t.format = tailUnknown
 	t.inArr, t.arrEnd, t.unfinished = false, false, 0
 	t.sse, t.sseN, t.skip = t.sse[:0], 0, false
-	t.claude = nil
+	t.translator = nil
 }
 
 // rewritten tells whether the file's first bytes are no longer those read.

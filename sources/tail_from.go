@@ -79,14 +79,14 @@ func (t *tailer) takeUp(s TailStart) bool {
 		return false
 	}
 	if format == tailLines {
-		// A Claude Code session is told from its whole first line, which
-		// the head may not hold; its translator's state is read again.
-		tr, isClaude, read := t.claudeUpTo(s.Offset)
+		// A session file is told from its whole first line, which the
+		// head may not hold; its translator's state is read again.
+		tr, translated, read := t.translatorUpTo(s.Offset)
 		if !read {
 			return false
 		}
-		if isClaude {
-			format, t.claude = tailClaude, tr
+		if translated {
+			format, t.translator = tailTranslated, tr
 		}
 	}
 	t.off, t.base = s.Offset, s.Offset

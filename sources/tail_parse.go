@@ -10,7 +10,6 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
-	"github.com/agentwatch/agentwatch/protocol/claude"
 
 	"github.com/agentwatch/agentwatch/internal/piecewise"
 )
@@ -67,8 +66,8 @@ func (t *tailer) detect() bool {
 	}
 	if LooksLikeACPRecording(b[i : i+nl]) {
 		t.format = tailACP
-	} else if LooksLikeClaudeSession(b[i : i+nl]) {
-		t.format, t.claude = tailClaude, claude.New()
+	} else if tr := translatorFor(b[i : i+nl]); tr != nil {
+		t.format, t.translator = tailTranslated, tr
 	}
 	return true
 }
@@ -242,8 +241,8 @@ func (t *tailer) value(raw []byte, at int64) {
 		t.bad("event larger than the event size limit", at)
 		return
 	}
-	if t.format == tailClaude {
-		t.claudeLine(raw, at)
+	if t.format == tailTranslated {
+		t.translatedLine(raw, at)
 		return
 	}
 	raw = piecewise.Clone(raw)

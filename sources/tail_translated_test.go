@@ -12,10 +12,13 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 )
 
-// claudeWhole is the fixture session read whole, as `steps` reads it.
-func claudeWhole(t *testing.T) ([]byte, []model.Record) {
+// sessionFixtures are the agents' own session files the tail translates.
+var sessionFixtures = map[string]string{"claude": claudeFixture, "codex": codexFixture}
+
+// sessionWhole is a fixture session read whole, as `steps` reads it.
+func sessionWhole(t *testing.T, path string) ([]byte, []model.Record) {
 	t.Helper()
-	data, err := os.ReadFile(claudeFixture)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,9 +29,9 @@ func claudeWhole(t *testing.T) ([]byte, []model.Record) {
 	return data, recs
 }
 
-// sameClaudeRecords checks that got are want, but for the arrival time a
+// sameSessionRecords checks that got are want, but for the arrival time a
 // tail gives a record without one of its own (a title line has none).
-func sameClaudeRecords(t *testing.T, got, want []model.Record) {
+func sameSessionRecords(t *testing.T, got, want []model.Record) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%d records, want %d", len(got), len(want))
@@ -64,13 +67,19 @@ func foldedThreads(t *testing.T, recs, want []model.Record) string {
 	return string(b)
 }
 
-// A Claude Code session appended line by line, each line torn in two and
-// looked at between its halves, gives the records and the threads of the
-// session read whole: a torn line waits for its end, and each whole line's
-// records are there as soon as it is.
-func TestTailClaudeLineByLine(t *testing.T) {
-	data, whole := claudeWhole(t)
-	path := filepath.Join(t.TempDir(), "7f3c2a10.jsonl")
+// A session file (Claude Code's, Codex's) appended line by line, each line
+// torn in two and looked at between its halves, gives the records and the
+// threads of the session read whole: a torn line waits for its end, and
+// each whole line's records are there as soon as it is.
+func TestTailSessionLineByLine(t *testing.T) {
+	for name, fixture := range sessionFixtures {
+		t.Run(name, func(t *testing.T) { tailLineByLine(t, fixture) })
+	}
+}
+
+func tailLineByLine(t *testing.T, fixture string) {
+	data, whole := sessionWhole(t, fixture)
+	path := filepath.Join(t.TempDir(), "session.jsonl")
 	writeFile(t, path, nil)
 	tl := newTailer(path, TailOptions{Poll: time.Hour})
 	tl.check()
@@ -97,22 +106,28 @@ func TestTailClaudeLineByLine(t *testing.T) {
 		tl.check()
 		take()
 	}
-	if tl.format != tailClaude {
-		t.Fatalf("tail format %d, want Claude", tl.format)
+	if tl.format != tailTranslated {
+		t.Fatalf("tail format %d, want a translated one", tl.format)
 	}
-	sameClaudeRecords(t, got, whole)
+	sameSessionRecords(t, got, whole)
 	if a, b := foldedThreads(t, got, whole), foldedThreads(t, whole, whole); a != b {
 		t.Fatalf("folded tail differs from the whole read:\n%s\n%s", a, b)
 	}
 }
 
-// A Claude Code session is taken up at the end of any line that made a
-// record: the translator is read up to there again, so the records after
-// it are those of the whole read. Truncated and written again, it starts
-// over with a fresh translator.
-func TestTailClaudeTakeUpAndRestart(t *testing.T) {
-	data, whole := claudeWhole(t)
-	path := filepath.Join(t.TempDir(), "7f3c2a10.jsonl")
+// A session file is taken up at the end of any line that made a record:
+// the translator is read up to there again, so the records after it are
+// those of the whole read. Truncated and written again, it starts over with
+// a fresh translator.
+func TestTailSessionTakeUpAndRestart(t *testing.T) {
+	for name, fixture := range sessionFixtures {
+		t.Run(name, func(t *testing.T) { tailTakeUpAndRestart(t, fixture) })
+	}
+}
+
+func tailTakeUpAndRestart(t *testing.T, fixture string) {
+	data, whole := sessionWhole(t, fixture)
+	path := filepath.Join(t.TempDir(), "session.jsonl")
 	writeFile(t, path, data)
 	var cuts []batchCut
 	var seq uint64
@@ -139,17 +154,17 @@ func TestTailClaudeTakeUpAndRestart(t *testing.T) {
 		}
 		tl := newTailer(path, TailOptions{Poll: time.Hour, From: &from})
 		tl.check()
-		if len(tl.ready) > 0 || tl.format != tailClaude {
+		if len(tl.ready) > 0 || tl.format != tailTranslated {
 			t.Fatalf("at %d: not taken up (%d batches cut, format %d)", c.end, len(tl.ready), tl.format)
 		}
-		sameClaudeRecords(t, tl.pending, whole[c.seq:])
+		sameSessionRecords(t, tl.pending, whole[c.seq:])
 	}
 
 	tl := newTailer(path, TailOptions{Poll: time.Hour})
 	tl.check()
 	first := tl.pending
 	tl.pending = nil
-	sameClaudeRecords(t, first, whole)
+	sameSessionRecords(t, first, whole)
 	half := data[:bytes.LastIndexByte(data[:len(data)/2], '\n')+1]
 	writeFile(t, path, half)
 	tl.check()
@@ -162,5 +177,5 @@ func TestTailClaudeTakeUpAndRestart(t *testing.T) {
 	for i := range again {
 		again[i].Seq -= uint64(len(whole)) // numbered on across the restart
 	}
-	sameClaudeRecords(t, again, whole)
+	sameSessionRecords(t, again, whole)
 }
