@@ -27,7 +27,7 @@ func (l *List) prepare() {
 	}
 	for i, r := range l.rows {
 		c := &l.cells[i]
-		k := threadTextKey{r.ID, r.Source, r.Title}
+		k := threadTextKey{r.ID, r.Source, r.Project, r.Title}
 		tx, ok := l.texts[k]
 		if !ok {
 			tx.title, tx.titleDim = threadTitle(r.Title)
@@ -36,6 +36,9 @@ func (l *List) prepare() {
 				tx.id, tx.idDim = render.ShortMiddle(id, threadIDMax), false
 			}
 			tx.source = render.ShortStart(threadSource(r.Source), threadSourceMax)
+			if p := sanitize.OneLine(r.Project); p != "" {
+				tx.source = render.ShortStart(p, threadSourceMax)
+			}
 			tx.titleCols, tx.idCols, tx.srcCols = render.CellWidth(tx.title), render.CellWidth(tx.id), render.CellWidth(tx.source)
 			l.texts[k] = tx
 		}

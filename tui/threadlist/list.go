@@ -18,6 +18,10 @@ type Row struct {
 	Title string
 	// Source is the file the thread comes from, "-" for stdin.
 	Source string
+	// Project is what the thread is about when its source says (the
+	// folder a Claude Code session ran in), shown in place of the file's
+	// name; "" shows the file. Untrusted, like Title.
+	Project string
 	// Runs and Steps count the thread's runs and steps; Failed counts its
 	// failed steps.
 	Runs, Steps, Failed int
@@ -75,7 +79,7 @@ type List struct {
 }
 
 // threadTextKey is what a row's cleaned texts are made from.
-type threadTextKey struct{ id, source, title string }
+type threadTextKey struct{ id, source, project, title string }
 
 // threadTexts are a row's cleaned title, id and source, with their widths.
 type threadTexts struct {
