@@ -16,6 +16,7 @@ import (
 func (l *List) prepare() {
 	l.cells = make([]threadCells, len(l.rows))
 	l.widest = [threadColCount]int{}
+	l.projects = false
 	var newest time.Time
 	for _, r := range l.rows {
 		if t := threadDay(r); t.After(newest) {
@@ -45,6 +46,7 @@ func (l *List) prepare() {
 		c.text[colTitle], c.dim[colTitle] = tx.title, tx.titleDim
 		c.text[colID], c.dim[colID] = tx.id, tx.idDim
 		c.text[colSource] = tx.source
+		l.projects = l.projects || r.Project != ""
 		c.text[colRuns] = strconv.Itoa(r.Runs)
 		c.text[colSteps] = strconv.Itoa(r.Steps)
 		c.text[colFailed] = strconv.Itoa(r.Failed)

@@ -63,6 +63,7 @@ type List struct {
 	rows     []Row
 	cells    []threadCells
 	widest   [threadColCount]int // widest value of each column over all rows
+	projects bool                // some row names its project
 	selected int
 	top      int // first row shown
 
@@ -118,8 +119,11 @@ var threadColNames = [threadColCount]string{"thread", "id", "source", "runs", "s
 // give way when even those do not fit (the title never does).
 var (
 	threadColsNarrow = []threadCol{colTitle, colRuns, colSteps, colFailed, colLast}
-	threadColsWide   = []threadCol{colTitle, colID, colSource, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
-	threadColsDrop   = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed}
+	// Narrow, rows that name their project show it: sessions of one agent
+	// often share a title, and the project is what tells them apart.
+	threadColsNarrowProject = []threadCol{colTitle, colSource, colRuns, colSteps, colFailed, colLast}
+	threadColsWide          = []threadCol{colTitle, colID, colSource, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
+	threadColsDrop          = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed}
 )
 
 // New returns an empty thread list.

@@ -19,6 +19,9 @@ func TestThreadListProject(t *testing.T) {
 		{ID: "t3", Title: "plain log", Source: "/var/log/run.jsonl", Runs: 1, First: at(0, 8, 0, 0), Last: at(0, 8, 1, 0)},
 	}
 	lines := listOf(rows, 0).View(160, 5)
+	if narrow := ansi.Strip(strings.Join(listOf(rows, 0).View(80, 5), "\n")); !strings.Contains(narrow, "/home/dev/app") {
+		t.Errorf("80 columns do not show the project:\n%s", narrow)
+	}
 	text := ansi.Strip(strings.Join(lines, "\n"))
 	for _, want := range []string{"/home/dev/app", "…long/projectname/indeed", "run.jsonl"} {
 		if !strings.Contains(text, want) {
