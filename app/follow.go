@@ -34,7 +34,7 @@ func (a *App) Follow(ctx context.Context, src *Source) error {
 		}
 	}
 	batches, status := rv.follow(ctx, opts, src.Arg)
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv, nil)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -69,15 +69,16 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	if opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 	}
-	batches, events := sources.FollowFolder(ctx, src.Arg, a.folderOptions(src))
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil)
+	batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project)
 }
 
 // folderOptions are how the folder src is followed: its files there when
 // it was identified are judged by what their heads said then, and a file
-// that comes later is looked at through a's openHead, as identifying does.
+// that comes later is looked at through a's openHead, as identifying does;
+// what it passes over it never reports.
 func (a *App) folderOptions(src *Source) sources.FolderOptions {
-	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead}
+	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead, Ignore: src.ignore}
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

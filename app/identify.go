@@ -161,8 +161,17 @@ func mayBeWhole(head []byte) bool {
 }
 
 // identifyFolder lists the logs of a folder, or of a glob pattern, each
-// looked at once: what it is, or why it is skipped.
+// looked at once: what it is, or why it is skipped. A Claude Code projects
+// folder is its projects' sessions, one folder down, and a folder in it is
+// one project's sessions (claude.go); in any folder, a Claude Code
+// session's own folder, beside its file, is passed over without a word.
 func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
+	if !pattern && isClaudeProjects(arg) {
+		return a.identifyListed(arg, globEscape(filepath.Clean(arg))+string(filepath.Separator)+"*"+string(filepath.Separator)+"*.jsonl")
+	}
+	if !pattern && isClaudeProjects(filepath.Dir(filepath.Clean(arg))) {
+		return a.claudeProject(filepath.Clean(arg))
+	}
 	var paths []string
 	if pattern {
 		var err error
@@ -178,12 +187,36 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 			paths = append(paths, filepath.Join(arg, e.Name()))
 		}
 	}
-	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true,
-		verdicts: make(map[string]sources.Verdict, len(paths))}
+	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true, ignore: sessionFolder}
+	a.lookAll(src, paths)
+	return src, nil
+}
+
+// identifyListed is a set of Claude Code session files, named by a glob,
+// as one folder named arg: every file the glob names but a subagent's is a
+// session, and a thread of its project (projectLabels).
+func (a *App) identifyListed(arg, glob string) (*Source, error) {
+	paths, err := filepath.Glob(glob)
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("%s: %w", glob, err))
+	}
+	paths = slices.DeleteFunc(paths, claudeIgnored)
+	src := &Source{Kind: KindFolder, Arg: arg, Found: true, follow: glob, ignore: claudeIgnored, projects: newProjectLabels()}
+	a.lookAll(src, paths)
+	return src, nil
+}
+
+// lookAll looks at each file of a folder once: a log becomes one of its
+// members, anything else is skipped with its reason.
+func (a *App) lookAll(src *Source, paths []string) {
+	src.verdicts = make(map[string]sources.Verdict, len(paths))
 	slices.Sort(paths)
 	for _, p := range paths {
 		hidden := strings.HasPrefix(filepath.Base(p), ".")
 		l := a.look(p, !hidden)
+		if l.Info != nil && l.Info.IsDir() && src.ignore != nil && src.ignore(p) {
+			continue
+		}
 		if l.Info != nil && l.Info.Mode().IsRegular() {
 			src.Size += l.Info.Size()
 		}
@@ -193,8 +226,8 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 			src.Skipped = append(src.Skipped, Skipped{Path: p, Reason: why})
 			continue
 		}
+		src.projects.learn(p, l.Head)
 		src.Files = append(src.Files, p)
 		src.members = append(src.members, looked(p, l))
 	}
-	return src, nil
 }

@@ -48,7 +48,9 @@ func (a *App) followedWhole(src *Source) func(path string) ([]model.Record, bool
 	return func(path string) ([]model.Record, bool) {
 		f := known[path]
 		if f == nil {
-			f = looked(path, a.look(path, true))
+			l := a.look(path, true)
+			src.projects.learn(path, l.Head) // before any of its batches
+			f = looked(path, l)
 		} else {
 			c := *f // the callback runs on many goroutines: src stays as it was
 			f = &c

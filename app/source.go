@@ -98,6 +98,22 @@ type Source struct {
 	// each as a log (logs and skipped files alike), handed to the folder's
 	// follower so that it does not read them again.
 	verdicts map[string]sources.Verdict
+	// follow is the glob a folder is followed by, when it is not Arg's
+	// files (Claude Code's sessions, one folder down); ignore says which of
+	// its files are passed over without a word (sources.FolderOptions);
+	// projects are the projects of its files, when they are Claude Code's
+	// sessions.
+	follow   string
+	ignore   func(path string) bool
+	projects *projectLabels
+}
+
+// followed is what a folder source is followed by: its glob, or Arg.
+func (s *Source) followed() string {
+	if s.follow != "" {
+		return s.follow
+	}
+	return s.Arg
 }
 
 // maxMessagesFile is the largest file checked for being messages-only; such

@@ -52,7 +52,7 @@ func (a *App) OpenStream(ctx context.Context, src *Source, co sources.ConnectOpt
 		}
 		st.Batches, st.Status = wholeStream(src)
 	case KindFolder:
-		batches, events := sources.FollowFolder(ctx, src.Arg, a.folderOptions(src))
+		batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
 		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
 	case KindMessages:
 		st.Batches, st.Status = wholeStream(src)

@@ -148,12 +148,17 @@ func (t *Threads) Apply(source string, recs ...model.Record) []ThreadUpdate {
 		if th.FirstSeq == 0 {
 			th.FirstSeq, th.First = group[0].Seq, group[0].At
 		}
-		last := group[len(group)-1]
-		th.LastSeq = last.Seq
-		if !last.At.IsZero() {
-			th.Last = last.At
-			if th.First.IsZero() {
-				th.First = last.At
+		th.LastSeq = group[len(group)-1].Seq
+		// The latest record with a time, not the last record: a Claude
+		// Code session ends with lines of no time (its summary), and a
+		// thread whose last activity is lost sorts as if it had none.
+		for i := len(group) - 1; i >= 0; i-- {
+			if at := group[i].At; !at.IsZero() {
+				th.Last = at
+				if th.First.IsZero() {
+					th.First = at
+				}
+				break
 			}
 		}
 		if th.ID == "" && th.Fold.ThreadID() != "" {

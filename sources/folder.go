@@ -43,6 +43,11 @@ type FolderOptions struct {
 	// OpenHead opens a file to read its first bytes, to judge whether it
 	// is a log (os.Open when nil; a test's counter).
 	OpenHead func(path string) (io.ReadCloser, error)
+	// Ignore, when set, is asked about each file found before anything
+	// else: a file it returns true for is passed over without a word, as
+	// if it were not there (a Claude Code session's own folder of
+	// subagents, beside its session file).
+	Ignore func(path string) bool
 }
 
 // FolderEvent is news about one file of a followed folder: exactly one of
@@ -409,6 +414,9 @@ func (f *folder) consider(path string) {
 		if ok, _ := filepath.Match(f.pattern, path); !ok {
 			return
 		}
+	}
+	if f.opts.Ignore != nil && f.opts.Ignore(path) {
+		return
 	}
 	v, why := f.judge(path)
 	switch v {

@@ -61,6 +61,11 @@ type AppOptions struct {
 	// the terminal is asked instead (OSC 52), as for a viewer over SSH.
 	// It may take a moment: the screen calls it off its own goroutine.
 	Clipboard func(text string) (how string, err error)
+	// Project names the project a source's threads belong to (a Claude
+	// Code session's folder), which the thread list shows in place of the
+	// file's name; "" or a nil Project shows the file. It is called on the
+	// screen's goroutine, so it only looks up what is known already.
+	Project func(source string) string
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus

@@ -284,7 +284,11 @@ func (a *App) refreshList(tv *threadsView) {
 			}
 			tv.rows[th] = c
 		}
-		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Runs: c.runs, Steps: c.steps, Failed: c.failed,
+		project := ""
+		if a.opts.Project != nil {
+			project = a.opts.Project(th.Source)
+		}
+		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Project: project, Runs: c.runs, Steps: c.steps, Failed: c.failed,
 			First: th.First, Last: th.Last, Live: a.activeAt(th, now),
 			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}

@@ -16,6 +16,7 @@ import (
 func (l *List) prepare() {
 	l.cells = make([]threadCells, len(l.rows))
 	l.widest = [threadColCount]int{}
+	l.projects = false
 	var newest time.Time
 	for _, r := range l.rows {
 		if t := threadDay(r); t.After(newest) {
@@ -27,7 +28,7 @@ func (l *List) prepare() {
 	}
 	for i, r := range l.rows {
 		c := &l.cells[i]
-		k := threadTextKey{r.ID, r.Source, r.Title}
+		k := threadTextKey{r.ID, r.Source, r.Project, r.Title}
 		tx, ok := l.texts[k]
 		if !ok {
 			tx.title, tx.titleDim = threadTitle(r.Title)
@@ -36,12 +37,16 @@ func (l *List) prepare() {
 				tx.id, tx.idDim = render.ShortMiddle(id, threadIDMax), false
 			}
 			tx.source = render.ShortStart(threadSource(r.Source), threadSourceMax)
+			if p := sanitize.OneLine(r.Project); p != "" {
+				tx.source = render.ShortStart(p, threadSourceMax)
+			}
 			tx.titleCols, tx.idCols, tx.srcCols = render.CellWidth(tx.title), render.CellWidth(tx.id), render.CellWidth(tx.source)
 			l.texts[k] = tx
 		}
 		c.text[colTitle], c.dim[colTitle] = tx.title, tx.titleDim
 		c.text[colID], c.dim[colID] = tx.id, tx.idDim
 		c.text[colSource] = tx.source
+		l.projects = l.projects || r.Project != ""
 		c.text[colRuns] = strconv.Itoa(r.Runs)
 		c.text[colSteps] = strconv.Itoa(r.Steps)
 		c.text[colFailed] = strconv.Itoa(r.Failed)

@@ -86,6 +86,9 @@ type threadColumn struct {
 // threadTitleMin cells.
 func (l *List) layout(width int) []threadColumn {
 	want := threadColsNarrow
+	if l.projects {
+		want = threadColsNarrowProject
+	}
 	if width >= threadWideAt {
 		want = threadColsWide
 	}

@@ -18,6 +18,10 @@ type Row struct {
 	Title string
 	// Source is the file the thread comes from, "-" for stdin.
 	Source string
+	// Project is what the thread is about when its source says (the
+	// folder a Claude Code session ran in), shown in place of the file's
+	// name; "" shows the file. Untrusted, like Title.
+	Project string
 	// Runs and Steps count the thread's runs and steps; Failed counts its
 	// failed steps.
 	Runs, Steps, Failed int
@@ -59,6 +63,7 @@ type List struct {
 	rows     []Row
 	cells    []threadCells
 	widest   [threadColCount]int // widest value of each column over all rows
+	projects bool                // some row names its project
 	selected int
 	top      int // first row shown
 
@@ -75,7 +80,7 @@ type List struct {
 }
 
 // threadTextKey is what a row's cleaned texts are made from.
-type threadTextKey struct{ id, source, title string }
+type threadTextKey struct{ id, source, project, title string }
 
 // threadTexts are a row's cleaned title, id and source, with their widths.
 type threadTexts struct {
@@ -114,8 +119,11 @@ var threadColNames = [threadColCount]string{"thread", "id", "source", "runs", "s
 // give way when even those do not fit (the title never does).
 var (
 	threadColsNarrow = []threadCol{colTitle, colRuns, colSteps, colFailed, colLast}
-	threadColsWide   = []threadCol{colTitle, colID, colSource, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
-	threadColsDrop   = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed}
+	// Narrow, rows that name their project show it: sessions of one agent
+	// often share a title, and the project is what tells them apart.
+	threadColsNarrowProject = []threadCol{colTitle, colSource, colRuns, colSteps, colFailed, colLast}
+	threadColsWide          = []threadCol{colTitle, colID, colSource, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
+	threadColsDrop          = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed}
 )
 
 // New returns an empty thread list.

@@ -1,0 +1,213 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Claude Code keeps a session per file, projects/<encoded cwd>/<sessionId>.jsonl,
+// under its configuration folder; beside a session file, a folder of the
+// same name holds its subagents' files (subagents/agent-<id>.jsonl), and
+// older versions put those flat in the project folder (agent-<id>.jsonl).
+// Subagents are not shown yet: their files are passed over without a word.
+
+// ClaudeSessions finds the Claude Code sessions agentwatch claude opens, as
+// a folder source: with folder "" those of the project of the current
+// folder (the projects folder named after it), or with all those of every
+// project, in the first configuration folder found ($CLAUDE_CONFIG_DIR,
+// ~/.claude, ~/.config/claude). folder may name a configuration folder,
+// its projects folder or one project's folder. Finding none is an
+// InputError that says where it looked.
+func (a *App) ClaudeSessions(folder string, all bool) (*Source, error) {
+	projects := ""
+	if folder != "" {
+		st, err := os.Stat(folder)
+		if err != nil {
+			return nil, BadInput(fmt.Errorf("open %s: %s", folder, errCause(err)))
+		}
+		if !st.IsDir() {
+			return nil, BadInput(fmt.Errorf("%s is not a folder: name a Claude Code configuration folder, its projects folder or a project's folder (or open a session file with agentwatch FILE)", folder))
+		}
+		switch {
+		case isDir(filepath.Join(folder, "projects")):
+			projects = filepath.Join(folder, "projects")
+		case isClaudeProjects(folder):
+			projects = folder
+		default:
+			return a.claudeProject(folder) // one project's folder: --all changes nothing
+		}
+	} else {
+		var looked []string
+		for _, c := range claudeConfigFolders() {
+			looked = append(looked, c.said)
+			if c.path != "" && isDir(filepath.Join(c.path, "projects")) {
+				projects = filepath.Join(c.path, "projects")
+				break
+			}
+		}
+		if projects == "" {
+			return nil, BadInput(fmt.Errorf("no Claude Code sessions: looked in %s; name the folder that holds them: agentwatch claude FOLDER", strings.Join(looked, ", ")))
+		}
+	}
+	if all {
+		return a.identifyListed(projects, globEscape(projects)+string(filepath.Separator)+"*"+string(filepath.Separator)+"*.jsonl")
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, BadInput(fmt.Errorf("the current folder: %w", err))
+	}
+	project := filepath.Join(projects, EncodeClaudeProject(cwd))
+	if !isDir(project) {
+		return nil, BadInput(fmt.Errorf("no Claude Code sessions of %s: %s is not there; agentwatch claude --all shows every project's", cwd, project))
+	}
+	return a.claudeProject(project)
+}
+
+// claudeProject is one project's folder of sessions.
+func (a *App) claudeProject(dir string) (*Source, error) {
+	return a.identifyListed(dir, globEscape(dir)+string(filepath.Separator)+"*.jsonl")
+}
+
+// claudeConfig is a place Claude Code may keep its configuration: its
+// path ("" when it has none, as an unset variable) and how a message says
+// it.
+type claudeConfig struct{ path, said string }
+
+// claudeConfigFolders are where Claude Code may keep its configuration,
+// in the order they are looked in.
+func claudeConfigFolders() []claudeConfig {
+	env := os.Getenv("CLAUDE_CONFIG_DIR")
+	out := []claudeConfig{{env, "$CLAUDE_CONFIG_DIR (" + env + ")"}}
+	if env == "" {
+		out[0].said = "$CLAUDE_CONFIG_DIR (not set)"
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = ""
+	}
+	for _, rel := range []string{".claude", filepath.Join(".config", "claude")} {
+		c := claudeConfig{said: "~" + string(filepath.Separator) + rel}
+		if home != "" {
+			c.path = filepath.Join(home, rel)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// EncodeClaudeProject is the name Claude Code gives the folder of a
+// project's sessions: the project's absolute path with every character
+// but an ASCII letter or digit made "-".
+func EncodeClaudeProject(path string) string {
+	b := []byte(path)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	return string(b)
+}
+
+// isClaudeProjects reports whether dir is a Claude Code projects folder:
+// named projects, its sessions one folder down.
+func isClaudeProjects(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	return err == nil && filepath.Base(abs) == "projects" && isDir(dir)
+}
+
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// claudeIgnored reports whether a file of Claude Code's projects is passed
+// over without a word: a subagent's, which is not shown yet.
+func claudeIgnored(path string) bool {
+	name := filepath.Base(path)
+	return strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl")
+}
+
+// sessionFolder reports whether path is a Claude Code session's own folder
+// (its subagents), beside the session file of the same name: a folder
+// that is passed over without a word, where any other is skipped with a
+// reason.
+func sessionFolder(path string) bool {
+	if strings.HasSuffix(path, ".jsonl") || !isDir(path) {
+		return false
+	}
+	st, err := os.Stat(path + ".jsonl")
+	return err == nil && st.Mode().IsRegular()
+}
+
+// globEscape makes path match itself alone as a glob's folder part.
+func globEscape(path string) string {
+	if runtime.GOOS == "windows" {
+		// No escape character there: a pattern character is matched as
+		// a class of one.
+		r := strings.NewReplacer("*", "[*]", "?", "[?]", "[", "[[]")
+		return r.Replace(path)
+	}
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)
+	return r.Replace(path)
+}
+
+// projectLabels are the projects of a Claude Code folder's session files,
+// by path, for the thread list: learnt as each file's head is read (when
+// the folder is identified, or when a file joins it later) and read by the
+// screen, on another goroutine.
+type projectLabels struct {
+	mu sync.Mutex
+	of map[string]string
+}
+
+func newProjectLabels() *projectLabels { return &projectLabels{of: map[string]string{}} }
+
+// learn notes the project of the session file at path from its head.
+func (p *projectLabels) learn(path string, head []byte) {
+	if p == nil {
+		return
+	}
+	label := sessionProject(path, head)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.of[filepath.Clean(path)] = label
+}
+
+// project is the project of the session file at path, "" when not known.
+func (p *projectLabels) project(path string) string {
+	if p == nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.of[filepath.Clean(path)]
+}
+
+// sessionProject is the project of a session file: the folder its first
+// line that says (cwd) names, else the name of the folder the file is in
+// (an encoded path, which cannot be decoded: "-" stood for any character).
+func sessionProject(path string, head []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(head))
+	sc.Buffer(nil, len(head)+1)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if !bytes.Contains(line, []byte(`"cwd"`)) {
+			continue
+		}
+		var l struct {
+			Cwd string `json:"cwd"`
+		}
+		if json.Unmarshal(line, &l) == nil && l.Cwd != "" {
+			return l.Cwd
+		}
+	}
+	return filepath.Base(filepath.Dir(path))
+}
