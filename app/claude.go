@@ -116,10 +116,29 @@ func EncodeClaudeProject(path string) string {
 }
 
 // isClaudeProjects reports whether dir is a Claude Code projects folder:
-// named projects, its sessions one folder down.
+// named projects, holding no log of its own and a folder named as Claude
+// Code names a project (an absolute path encoded: it begins with "-"), its
+// sessions one folder down. Any other folder named projects is a folder of
+// logs like another.
 func isClaudeProjects(dir string) bool {
 	abs, err := filepath.Abs(dir)
-	return err == nil && filepath.Base(abs) == "projects" && isDir(dir)
+	if err != nil || filepath.Base(abs) != "projects" {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	project := false
+	for _, e := range entries {
+		switch {
+		case e.IsDir() && strings.HasPrefix(e.Name(), "-"):
+			project = true
+		case !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl"):
+			return false
+		}
+	}
+	return project
 }
 
 // isDir reports whether path is a folder.

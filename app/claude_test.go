@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -44,5 +45,39 @@ func TestGlobEscape(t *testing.T) {
 		if ok, err := filepath.Match(globEscape(dir), dir); !ok || err != nil {
 			t.Errorf("%q: %v %v", dir, ok, err)
 		}
+	}
+}
+
+// A folder named projects is Claude Code's only when it looks it: no log
+// of its own, and a project's folder as Claude Code names one. Any other
+// is a folder of logs like another, read at its top.
+func TestClaudeProjectsOnlyWhenItLooksIt(t *testing.T) {
+	log := `{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}` + "\n"
+	mine := filepath.Join(t.TempDir(), "projects")
+	for name, text := range map[string]string{"run.jsonl": log, "old/run.jsonl": log} {
+		p := filepath.Join(mine, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if isClaudeProjects(mine) {
+		t.Fatal("a folder named projects with a log of its own was taken for Claude Code's")
+	}
+	claude := filepath.Join(t.TempDir(), "projects")
+	if err := os.MkdirAll(filepath.Join(claude, "-home-dev-app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !isClaudeProjects(claude) {
+		t.Fatal("Claude Code's projects folder was not known")
+	}
+	src, err := New(&Options{}).Identify(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(src.Files) != 1 || filepath.Base(src.Files[0]) != "run.jsonl" || filepath.Dir(src.Files[0]) != mine {
+		t.Fatalf("the folder named projects lists %v, want its own run.jsonl", src.Files)
 	}
 }
