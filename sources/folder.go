@@ -48,6 +48,10 @@ type FolderOptions struct {
 	// if it were not there (a Claude Code session's own folder of
 	// subagents, beside its session file).
 	Ignore func(path string) bool
+	// Also are more globs whose matches join the pattern's, when
+	// FollowFolder follows a glob: files of one kind kept in folders of
+	// different depths (Codex's dated sessions and its archived ones).
+	Also []string
 }
 
 // FolderEvent is news about one file of a followed folder: exactly one of
@@ -383,12 +387,16 @@ func (f *folder) scan(checkHeard bool) {
 // list returns the files of the folder or the glob's matches, in name order.
 func (f *folder) list() ([]string, error) {
 	if f.pattern != "" {
-		paths, err := filepath.Glob(f.pattern)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.pattern, err)
+		var paths []string
+		for _, g := range f.globs() {
+			found, err := filepath.Glob(g)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", g, err)
+			}
+			paths = append(paths, found...)
 		}
 		slices.Sort(paths)
-		return paths, nil
+		return slices.Compact(paths), nil
 	}
 	// Names only: a folder's entries are not looked at one by one until new.
 	d, err := os.Open(f.dir)
@@ -408,12 +416,18 @@ func (f *folder) list() ([]string, error) {
 	return paths, nil
 }
 
+// globs are the globs the folder is listed by: its pattern, then Also.
+func (f *folder) globs() []string {
+	return append([]string{f.pattern}, f.opts.Also...)
+}
+
 // consider decides what to do with a file not followed yet.
 func (f *folder) consider(path string) {
-	if f.pattern != "" {
-		if ok, _ := filepath.Match(f.pattern, path); !ok {
-			return
-		}
+	if f.pattern != "" && !slices.ContainsFunc(f.globs(), func(g string) bool {
+		ok, _ := filepath.Match(g, path)
+		return ok
+	}) {
+		return
 	}
 	if f.opts.Ignore != nil && f.opts.Ignore(path) {
 		return

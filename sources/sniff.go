@@ -141,6 +141,9 @@ func readHead(path string, n int, open func(string) (io.ReadCloser, error)) ([]b
 
 // sniffHead decides from a file's first bytes.
 func sniffHead(head []byte) (sniffVerdict, string) {
+	if bytes.HasPrefix(head, zstdMagic) {
+		return sniffLog, "" // a compressed Codex rollout: its reader decompresses it
+	}
 	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
 	head = bytes.TrimLeft(head, " \t\r\n")
 	if len(head) == 0 {
