@@ -211,9 +211,10 @@ func (p *projectLabels) project(path string) string {
 }
 
 // sessionProject is the project of a session file: the folder its first
-// line that says (cwd) names, else the name of the folder the file is in
+// line that says (cwd, or a Codex session_meta's payload.cwd) names, else the name of the folder the file is in
 // (an encoded path, which cannot be decoded: "-" stood for any character).
 func sessionProject(path string, head []byte) string {
+	head = unzstdHead(head)
 	sc := bufio.NewScanner(bytes.NewReader(head))
 	sc.Buffer(nil, len(head)+1)
 	for sc.Scan() {
@@ -222,10 +223,16 @@ func sessionProject(path string, head []byte) string {
 			continue
 		}
 		var l struct {
-			Cwd string `json:"cwd"`
+			Cwd     string `json:"cwd"`
+			Payload struct {
+				Cwd string `json:"cwd"`
+			} `json:"payload"` // Codex's session_meta
 		}
 		if json.Unmarshal(line, &l) == nil && l.Cwd != "" {
 			return l.Cwd
+		}
+		if l.Payload.Cwd != "" {
+			return l.Payload.Cwd
 		}
 	}
 	return filepath.Base(filepath.Dir(path))

@@ -78,7 +78,7 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 // that comes later is looked at through a's openHead, as identifying does;
 // what it passes over it never reports.
 func (a *App) folderOptions(src *Source) sources.FolderOptions {
-	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead, Ignore: src.ignore}
+	return sources.FolderOptions{Whole: a.followedWhole(src), Known: src.verdicts, OpenHead: a.openHead, Ignore: src.ignore, Also: src.also}
 }
 
 // folderStatus says how a followed folder is doing, in the words of the

@@ -102,8 +102,9 @@ type Source struct {
 	// files (Claude Code's sessions, one folder down); ignore says which of
 	// its files are passed over without a word (sources.FolderOptions);
 	// projects are the projects of its files, when they are Claude Code's
-	// sessions.
+	// sessions or Codex's; also are more globs followed with follow.
 	follow   string
+	also     []string
 	ignore   func(path string) bool
 	projects *projectLabels
 }
