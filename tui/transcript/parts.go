@@ -67,26 +67,31 @@ func (t *Transcript) splits(it *model.Item) bool {
 }
 
 // index rebuilds the virtual list after the items or an expansion changed:
-// one entry per item, one per part for items that split. Cuts of a text
+// one entry per item, one per part for items that split, none for items
+// left out (a thread's title, tool calls the filter hides). Cuts of a text
 // that only grew are kept up to its last cut, so a long message that
 // streams is not cut again from the start at every batch. With no long
-// item the list is the items themselves (entries is nil).
+// item and none left out the list is the items themselves (entries is nil).
 func (t *Transcript) index() {
 	t.entries = t.entries[:0]
-	long := false
+	if t.entries == nil {
+		// Not nil even when every item is left out: nil means all of them.
+		t.entries = []listEntry{}
+	}
+	plain := true
 	for _, it := range t.items {
-		if t.splits(it) {
-			long = true
+		if t.splits(it) || leftOut(it) {
+			plain = false
 			break
 		}
 	}
-	if !long && t.keep == nil {
+	if plain && t.keep == nil {
 		t.entries, t.parts = nil, nil
 		return
 	}
 	parts := make(map[uint64]*textParts)
 	for i, it := range t.items {
-		if t.keep != nil && it.Kind == model.ItemToolCall && it.Step >= 0 && !t.keep(it.Step) {
+		if leftOut(it) || t.keep != nil && it.Kind == model.ItemToolCall && it.Step >= 0 && !t.keep(it.Step) {
 			continue
 		}
 		if !t.splits(it) {

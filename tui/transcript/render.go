@@ -186,6 +186,9 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 	g, _ := t.gutter()
 	pad := strings.Repeat(" ", g)
 	text, first, _ := t.partText(it, part)
+	if isCompaction(it) {
+		return []string{compactionRow(it, pad, w)}
+	}
 	switch it.Kind {
 	case model.ItemMessage:
 		return t.renderMessage(it, text, first)

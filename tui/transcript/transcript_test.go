@@ -62,7 +62,7 @@ func checkView(t testing.TB, view []string, width, height int) {
 func allRows(tr *Transcript, width int) []string {
 	tr.SetSize(width, 100) // tall: full cards
 	var out []string
-	for i := range tr.items {
+	for i := range tr.count() {
 		out = append(out, tr.lines(i)...)
 	}
 	return out
