@@ -71,13 +71,8 @@ func acpRecord(seq uint64, it item) model.Record {
 // "recv" or "send" and a "t", "msg" or "bad" member. It reads only as much
 // of the first line as it needs, so a cut-off line is judged by its start.
 func LooksLikeACPRecording(first []byte) bool {
-	first = bytes.TrimPrefix(first, []byte("\ufeff"))
-	first = bytes.TrimLeft(first, " \t\r\n")
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	d := jsontext.NewDecoder(bytes.NewReader(first), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	d := firstObject(first)
+	if d == nil {
 		return false
 	}
 	dir, other := false, false
@@ -102,4 +97,21 @@ func LooksLikeACPRecording(first []byte) bool {
 		}
 	}
 	return dir && other
+}
+
+// firstObject is a decoder of the first line of an input (its start, or
+// more: a byte order mark and leading space skipped), past the "{" that
+// opens it, for a look at its members one by one; nil when the line does
+// not begin an object. A line cut short reads as far as it goes.
+func firstObject(first []byte) *jsontext.Decoder {
+	first = bytes.TrimPrefix(first, []byte("\ufeff"))
+	first = bytes.TrimLeft(first, " \t\r\n")
+	if i := bytes.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(first), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	return d
 }

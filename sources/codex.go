@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/agentwatch/agentwatch/model"
@@ -17,13 +16,8 @@ import (
 // first describes the session). The line may be cut short: the members
 // before the cut decide.
 func LooksLikeCodexRollout(first []byte) bool {
-	first = bytes.TrimPrefix(first, []byte("\ufeff"))
-	first = bytes.TrimLeft(first, " \t\r\n")
-	if i := bytes.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	d := jsontext.NewDecoder(bytes.NewReader(first), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	d := firstObject(first)
+	if d == nil {
 		return false
 	}
 	stamped, meta := false, false
