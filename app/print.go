@@ -18,7 +18,7 @@ import (
 func PrintSteps(w io.Writer, steps []*model.Step) {
 	rows := make([][]string, 0, len(steps))
 	for _, s := range steps {
-		rows = append(rows, []string{strconv.Itoa(s.Index + 1), string(s.Category), OneLine(s.Label()), string(s.Status), Duration(s)})
+		rows = append(rows, []string{strconv.Itoa(s.Index + 1), string(s.Category), nested(s) + OneLine(s.Label()), string(s.Status), Duration(s)})
 	}
 	io.WriteString(w, Columns(rows, 2))
 }
@@ -34,10 +34,19 @@ func PrintThreadSteps(w io.Writer, threads []*fold.Thread) {
 	for _, th := range threads {
 		id := OneLine(th.Key())
 		for _, s := range th.Fold.Steps() {
-			rows = append(rows, []string{id, strconv.Itoa(s.Index + 1), string(s.Category), OneLine(s.Label()), string(s.Status), Duration(s)})
+			rows = append(rows, []string{id, strconv.Itoa(s.Index + 1), string(s.Category), nested(s) + OneLine(s.Label()), string(s.Status), Duration(s)})
 		}
 	}
 	io.WriteString(w, Columns(rows, 2))
+}
+
+// nested is what goes before a subagent's step's label: two spaces a level
+// and a corner, so its steps read as the work of the step above them.
+func nested(s *model.Step) string {
+	if s.Depth <= 0 {
+		return ""
+	}
+	return strings.Repeat("  ", min(s.Depth, 8)-1) + "└ "
 }
 
 // Columns lines rows up in columns gap cells apart, by the cells each

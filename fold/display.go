@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -374,7 +375,12 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 		d.add(c, f, &model.Item{ID: e.Source, Kind: model.ItemRaw, Status: model.StatusCompleted, Name: e.Source, Data: limitData(e.Event), SubagentRunID: sub})
 	case *agui.SubagentStarted:
 		if !d.resumeSubagent(c, sub) {
-			d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub})
+			d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub,
+				ParentToolCallID: e.ParentToolCallID.Value})
+		}
+		if ps := d.step(e.ParentToolCallID.Value); e.ParentToolCallID.IsSet() && ps != nil && ps.Subagent == "" {
+			ps.Subagent = cmp.Or(e.Name.Value, sub)
+			d.touchStep(c, ps)
 		}
 	case *agui.SubagentFinished:
 		if it := d.item(keySub(sub)); it != nil {

@@ -69,6 +69,9 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 	if loc, ok := e.Metadata.String("location"); ok {
 		s.Location = loc
 	}
+	if sub != "" {
+		d.nest(s, sub)
+	}
 	if d.cow != nil {
 		d.cow.steps.Add(s)
 	}
@@ -80,6 +83,24 @@ func (d *displayState) startStep(c *ctx, f *state, e *agui.ToolCallStart, kinds 
 	c.steps = append(c.steps, s.Index)
 	d.add(c, f, &model.Item{ID: e.ToolCallID, Kind: model.ItemToolCall, Status: model.StatusOpen, Name: e.ToolCallName, Step: s.Index, SubagentRunID: sub})
 	return s
+}
+
+// nest places a step of subagent sub under the step whose call started
+// the subagent, one deeper than it.
+func (d *displayState) nest(s *model.Step, sub string) {
+	s.Depth = 1
+	if !d.keys.ready() || !d.stepAt.ready() {
+		d.reindex()
+	}
+	// Read only: neither is changed, so neither is copied for a checkpoint.
+	it := d.keys.get(keySub(sub))
+	if it == nil || it.ParentToolCallID == "" {
+		return
+	}
+	s.ParentToolCallID = it.ParentToolCallID
+	if parent := d.stepAt.get(it.ParentToolCallID); parent != nil {
+		s.Depth = parent.Depth + 1
+	}
 }
 
 func categoryOr(s string) model.Category {

@@ -63,7 +63,9 @@ type Item struct {
 
 	RunID         string `json:"runId,omitempty"`
 	SubagentRunID string `json:"subagentRunId,omitempty"`
-	Role          string `json:"role,omitempty"`
+	// ParentToolCallID is, for a subagent, the tool call that started it.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	Role             string `json:"role,omitempty"`
 	// Name is a message author name, a custom event name, a phase or subagent name.
 	Name string `json:"name,omitempty"`
 	// Text is the message text, reasoning, error or diagnostic message.
@@ -123,6 +125,15 @@ type Step struct {
 	MessageID     string `json:"messageId,omitempty"`
 	RunID         string `json:"runId,omitempty"`
 	SubagentRunID string `json:"subagentRunId,omitempty"`
+	// ParentToolCallID is the step whose call started the subagent this
+	// step is of ("" for the agent's own steps, and when not known), and
+	// Depth how many subagents deep it is (0 for the agent's own): a
+	// subagent's steps are shown under the step that started it.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	Depth            int    `json:"depth,omitempty"`
+	// Subagent names the subagent this step's call runs ("" for a call
+	// that starts none): its steps are the step's own work.
+	Subagent string `json:"subagent,omitempty"`
 
 	// Args is the argument text as streamed; ArgsJSON is it parsed, when valid JSON.
 	Args     string          `json:"args"`

@@ -20,6 +20,9 @@ import (
 // category other shows its Title instead of "Using <tool>".
 func (s *Step) Label() string {
 	verb := s.Category.Verb(s.Status)
+	if s.Subagent != "" {
+		verb = subagentVerb(s.Status)
+	}
 	if s.Category == CategoryExecute && s.Status == StatusFailed && s.ExitCode != nil && *s.ExitCode != 0 {
 		verb += " (exit " + strconv.Itoa(*s.ExitCode) + ")"
 	}
@@ -172,4 +175,19 @@ func (c Category) trimLead(title string) string {
 		return title
 	}
 	return strings.TrimLeft(title[best:], ": ")
+}
+
+// subagentVerb is the verb of a step whose call runs a subagent.
+func subagentVerb(st Status) string {
+	switch st {
+	case StatusCompleted:
+		return "Subagent done"
+	case StatusFailed:
+		return "Subagent failed"
+	case StatusCancelled:
+		return "Subagent cancelled"
+	case StatusInterrupted:
+		return "Subagent interrupted"
+	}
+	return "Subagent working"
 }

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/protocol/claude"
 )
 
 // claudeLineTypes are the line types of a Claude Code session file that
@@ -45,17 +45,29 @@ func LooksLikeClaudeSession(line []byte) bool {
 type claudeReader struct {
 	lines lineReader
 	limit int64
-	tr    *claude.Translator
+	tr    lineTranslator
 	queue []model.Record
+	idled bool // the subagents still at work were read, at the end
 }
 
-func newClaudeReader(in *bufio.Reader, at position, limit int64) *claudeReader {
-	return &claudeReader{lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: claude.New()}
+// newClaudeReader reads a session from in; path, when it is the file's,
+// finds its subagents' files.
+func newClaudeReader(in *bufio.Reader, at position, limit int64, path string) *claudeReader {
+	return &claudeReader{lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: newClaudeSession(path, limit)}
 }
 
 func (c *claudeReader) next() (item, error) {
 	for len(c.queue) == 0 {
 		ln, err := c.lines.next(c.limit)
+		if err == io.EOF && !c.idled {
+			// The subagents whose calls have no result yet: what they
+			// wrote so far.
+			c.idled = true
+			if id, ok := c.tr.(idler); ok {
+				c.queue = id.Idle()
+			}
+			continue
+		}
 		if err != nil {
 			return item{}, err
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"os"
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
@@ -35,6 +36,9 @@ type Reader struct {
 	// cutFrame, when set, ends an SSE input that stops inside a frame (see
 	// Connect): the frame is not an event, and the stream did not end well.
 	cutFrame error
+	// path is the file read, when the input is one: a Claude Code session
+	// reads its subagents' files beside it.
+	path string
 }
 
 // eventSource is one format's reader: it returns the next JSON value as an
@@ -92,12 +96,16 @@ func NewReader(r io.Reader) *Reader {
 // NewReaderFormat returns a Reader for a log known to be in format f
 // (FormatAuto detects it, as NewReader does).
 func NewReaderFormat(r io.Reader, f Format) *Reader {
-	return &Reader{
+	rd := &Reader{
 		MaxEventBytes: DefaultMaxEventBytes,
 		slack:         defaultSlack,
 		in:            bufio.NewReaderSize(r, bufferSize),
 		format:        f,
 	}
+	if file, ok := r.(*os.File); ok && file != os.Stdin {
+		rd.path = file.Name()
+	}
+	return rd
 }
 
 // Format tells which format the Reader reads: the forced one, or the one
@@ -196,7 +204,7 @@ func (r *Reader) start() error {
 		sse.cut = r.cutFrame
 		r.events = sse
 	case FormatClaude:
-		r.events = newClaudeReader(r.in, pos, limit)
+		r.events = newClaudeReader(r.in, pos, limit, r.path)
 	case FormatACPRecording:
 		jl := newJSONLReader(r.in, pos, limit)
 		jl.acp = true

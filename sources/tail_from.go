@@ -57,6 +57,11 @@ func TailStartAt(path string, offset int64, seq uint64) (TailStart, error) {
 	if _, ok := s.format(); !ok {
 		return TailStart{}, fmt.Errorf("tail start %s at %d: %w", path, offset, ErrNotAfterRecord)
 	}
+	if hasSubagentFolder(path) {
+		// A session's subagents' lines are read as they come, not at a
+		// place in the session: no later tail could go on from here.
+		return TailStart{}, fmt.Errorf("tail start %s at %d: %w", path, offset, ErrNotAfterRecord)
+	}
 	return s, nil
 }
 
@@ -86,6 +91,11 @@ func (t *tailer) takeUp(s TailStart) bool {
 			return false
 		}
 		if translated {
+			if _, reads := tr.(idler); reads && hasSubagentFolder(t.path) {
+				// Where its subagents' lines went depends on when they
+				// were read: the session is read again.
+				return false
+			}
 			format, t.translator = tailTranslated, tr
 		}
 	}

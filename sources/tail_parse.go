@@ -66,7 +66,7 @@ func (t *tailer) detect() bool {
 	}
 	if LooksLikeACPRecording(b[i : i+nl]) {
 		t.format = tailACP
-	} else if tr := translatorFor(b[i : i+nl]); tr != nil {
+	} else if tr := translatorFor(b[i:i+nl], t.path, t.opts.MaxEventBytes); tr != nil {
 		t.format, t.translator = tailTranslated, tr
 	}
 	return true

@@ -83,6 +83,9 @@ func (t *tailer) drain() {
 		}
 		if err != nil || len(data) == 0 {
 			t.parse(true)
+			if t.format == tailTranslated {
+				t.translatedIdle()
+			}
 			t.shrink()
 			return
 		}

@@ -10,7 +10,6 @@ import (
 	"io"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/protocol/claude"
 	"github.com/agentwatch/agentwatch/protocol/codex"
 )
 
@@ -21,12 +20,20 @@ type lineTranslator interface {
 	Line(b []byte) []model.Record
 }
 
-// translatorFor is the translator for a file whose first complete line is
-// first, nil when the file is no session file of an agent's own.
-func translatorFor(first []byte) lineTranslator {
+// idler is a lineTranslator that also reads files of its own (a Claude
+// Code session's subagents): Idle hands out what they hold since, each
+// time the session was read to its end.
+type idler interface {
+	Idle() []model.Record
+}
+
+// translatorFor is the translator for the file at path whose first
+// complete line is first, nil when the file is no session file of an
+// agent's own. limit is the largest line read.
+func translatorFor(first []byte, path string, limit int64) lineTranslator {
 	switch {
 	case LooksLikeClaudeSession(first):
-		return claude.New()
+		return newClaudeSession(path, limit)
 	case LooksLikeCodexRollout(first):
 		return codex.New()
 	}
@@ -43,6 +50,23 @@ func (t *tailer) translatedLine(raw []byte, at int64) {
 		rec.Seq = t.seq
 		if rec.At.IsZero() {
 			rec.At = t.arrived(at)
+		}
+		t.pending = append(t.pending, rec)
+	}
+}
+
+// translatedIdle hands out, once the file is read to its end, what the
+// translator's own files hold since (a Claude Code session's subagents).
+func (t *tailer) translatedIdle() {
+	id, ok := t.translator.(idler)
+	if !ok {
+		return
+	}
+	for _, rec := range id.Idle() {
+		t.seq++
+		rec.Seq = t.seq
+		if rec.At.IsZero() {
+			rec.At = t.arrived(t.off)
 		}
 		t.pending = append(t.pending, rec)
 	}
@@ -80,7 +104,7 @@ func (t *tailer) translatorUpTo(offset int64) (tr lineTranslator, translated, ok
 			if ln.over {
 				return nil, false, true
 			}
-			if tr = translatorFor(text); tr == nil {
+			if tr = translatorFor(text, t.path, t.opts.MaxEventBytes); tr == nil {
 				return nil, false, true
 			}
 		}

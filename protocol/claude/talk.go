@@ -86,14 +86,32 @@ func (t *Translator) assistant(l *Line, at time.Time) {
 		return
 	}
 	t.ensureRun(l, at)
+	if t.blocks(l, at) && (l.Message.StopReason == "end_turn" || l.Message.StopReason == "stop_sequence") {
+		t.endRun(at)
+	}
+}
+
+// blocks shows the content blocks of an assistant line, the session's or
+// a subagent's. It reports false for an API error, which ends the run.
+func (t *Translator) blocks(l *Line, at time.Time) bool {
+	if l.Message == nil {
+		return true
+	}
 	msg := l.Message.ID
 	if msg == "" {
 		msg = "assistant-" + l.UUID
 	}
 	if l.IsAPIErrorMessage {
+		if t.agent != "" {
+			// A subagent's failed request: its own error row.
+			t.emit(at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "api-error-" + l.UUID, "activityType": "error",
+				"content": map[string]any{"message": textOf(blocks(l.Message.Content)), "code": apiErrorCode(l)}})
+			return true
+		}
+		t.closeSubs(at)
 		t.emit(at, map[string]any{"type": "RUN_ERROR", "message": textOf(blocks(l.Message.Content)), "code": apiErrorCode(l)})
 		t.run = ""
-		return
+		return false
 	}
 	for _, b := range blocks(l.Message.Content) {
 		switch b.Type {
@@ -118,9 +136,7 @@ func (t *Translator) assistant(l *Line, at time.Time) {
 			t.call(&b, msg, at)
 		}
 	}
-	if l.Message.StopReason == "end_turn" || l.Message.StopReason == "stop_sequence" {
-		t.endRun(at)
-	}
+	return true
 }
 
 // system reads a system line: compaction, API errors being retried;

@@ -103,6 +103,7 @@ func (t *Translator) result(b *Block, out json.RawMessage, at time.Time) {
 		md["status"] = "failed"
 		md["isError"] = true
 	}
+	t.endSubagent(b.ToolUseID, o.AgentID, b.IsError, at)
 	var parts []map[string]any
 	for _, ib := range inner {
 		if ib.Type == "image" {

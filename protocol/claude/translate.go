@@ -32,12 +32,22 @@ type Translator struct {
 	calls    map[string]string // open tool calls: id → tool name
 	compacts map[string]string // compact_boundary uuid → its marker's id
 	texts    int               // text blocks seen, to name each its message
-	out      []model.Record
+	// agent is the subagent run whose line is being read ("" for the
+	// session's own lines): every event made is marked as its.
+	agent string
+	// subagents are the subagent runs started; openSubs those not ended,
+	// oldest first; callAgent the subagent each Task or Agent call
+	// started, by call id.
+	subagents map[string]bool
+	openSubs  []string
+	callAgent map[string]string
+	out       []model.Record
 }
 
 // New returns a Translator that has read nothing.
 func New() *Translator {
-	return &Translator{runOf: map[string]string{}, calls: map[string]string{}, compacts: map[string]string{}}
+	return &Translator{runOf: map[string]string{}, calls: map[string]string{}, compacts: map[string]string{},
+		subagents: map[string]bool{}, callAgent: map[string]string{}}
 }
 
 // Feed reads bytes appended to a session file and returns the records of
@@ -128,6 +138,11 @@ func (t *Translator) remember(uuid string) {
 // and decoded back as every AG-UI record is, so it folds exactly as the
 // same event read from a log would.
 func (t *Translator) emit(at time.Time, ev map[string]any) {
+	if t.agent != "" {
+		if _, ok := ev["subagentRunId"]; !ok {
+			ev["subagentRunId"] = t.agent
+		}
+	}
 	if !at.IsZero() {
 		ev["timestamp"] = at.UnixMilli()
 		at = time.UnixMilli(at.UnixMilli()).UTC()
@@ -177,6 +192,7 @@ func (t *Translator) endRun(at time.Time) {
 	if t.run == "" {
 		return
 	}
+	t.closeSubs(at)
 	t.emit(at, map[string]any{"type": "RUN_FINISHED", "threadId": t.threadID(), "runId": t.run})
 	t.run = ""
 }

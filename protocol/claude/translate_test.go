@@ -75,7 +75,10 @@ func splits(data []byte) []int {
 
 // TestLineByLine feeds a session byte by byte: still the same records.
 func TestLineByLine(t *testing.T) {
-	data := fixtures(t)[0]
+	data, err := os.ReadFile("../../testdata/claude/projects/-home-dev-app/7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	whole := New().Feed(data)
 	tr := New()
 	var got []model.Record
@@ -126,4 +129,26 @@ func FuzzTranslator(f *testing.F) {
 			t.Fatalf("split at %d: %s", k, d)
 		}
 	})
+}
+
+// A subagent's lines are marked as its own, under the call that started
+// it; a failed call ends its subagent with an error.
+func TestSubagentFailed(t *testing.T) {
+	tr := New()
+	tr.Line([]byte(`{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"go"}}`))
+	tr.Line([]byte(`{"type":"assistant","uuid":"a1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_t","name":"Task","input":{"description":"look"}}]}}`))
+	a := Subagent{ID: "x1", Type: "Explore", ToolUseID: "toolu_t"}
+	recs := tr.SubagentLine(a, []byte(`{"type":"user","uuid":"x-u1","isSidechain":true,"agentId":"x1","sessionId":"s","message":{"role":"user","content":"look around"}}`))
+	if len(recs) == 0 || recs[0].Event.EventType() != "SUBAGENT_STARTED" || !bytes.Contains(recs[0].Raw, []byte(`"parentToolCallId":"toolu_t"`)) {
+		t.Fatalf("the subagent's first line gave %v", recs)
+	}
+	for _, r := range recs[1:] {
+		if !bytes.Contains(r.Raw, []byte(`"subagentRunId":"agent-x1"`)) {
+			t.Errorf("not the subagent's: %s", r.Raw)
+		}
+	}
+	recs = tr.Line([]byte(`{"type":"user","uuid":"r1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_t","content":"boom","is_error":true}]},"toolUseResult":{"agentId":"x1"}}`))
+	if len(recs) != 2 || recs[0].Event.EventType() != "SUBAGENT_ERROR" || recs[1].Event.EventType() != "TOOL_CALL_RESULT" {
+		t.Fatalf("the failed call gave %v", recs)
+	}
 }
