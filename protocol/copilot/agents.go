@@ -129,7 +129,9 @@ func (t *Translator) subOf(agent, parentCall string) string {
 		return free.id
 	}
 	id := agent
-	if t.done[id] {
+	if t.done[id] || t.open(id) != nil {
+		// A subagent of that id ran or runs in this run: the agent is it.
+		t.bind(agent, id)
 		return id
 	}
 	t.emit(t.at, id, map[string]any{"type": agui.TypeSubagentStarted, "name": "subagent"})
