@@ -48,6 +48,8 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
 	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
 	sessions = append(sessions, rollouts...)
+	copilots, _ := filepath.Glob("../testdata/copilot/session-state/*/events.jsonl")
+	sessions = append(sessions, copilots...)
 	for _, p := range sessions {
 		f, err := os.Open(p)
 		if err != nil {

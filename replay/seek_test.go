@@ -32,6 +32,8 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
 	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
 	sessions = append(sessions, rollouts...)
+	copilots, _ := filepath.Glob("../testdata/copilot/session-state/*/events.jsonl")
+	sessions = append(sessions, copilots...)
 	paths = append(paths, sessions...)
 	out := map[string][]model.Record{}
 	for _, p := range paths {

@@ -32,6 +32,10 @@ const (
 	// JSON Lines of {"timestamp", "type", "payload"} whose first line is
 	// its session_meta), translated into AG-UI records (protocol/codex).
 	FormatCodexRollout
+	// FormatCopilot is a GitHub Copilot CLI session file
+	// (session-state/<id>/events.jsonl), read as AG-UI records through
+	// protocol/copilot.
+	FormatCopilot
 )
 
 // String returns the format's short name, as a user would type it.
@@ -53,6 +57,8 @@ func (f Format) String() string {
 		return "claude"
 	case FormatCodexRollout:
 		return "codex-rollout"
+	case FormatCopilot:
+		return "copilot"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

@@ -211,6 +211,8 @@ func (r *Reader) start() error {
 		r.events = jl
 	case FormatCodexRollout:
 		r.events = newCodexReader(r.in, pos, limit)
+	case FormatCopilot:
+		r.events = newCopilotReader(r.in, pos, limit)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
+	"github.com/agentwatch/agentwatch/protocol/copilot"
 )
 
 // lineTranslator turns the complete lines of a session file, one at a
@@ -36,6 +37,8 @@ func translatorFor(first []byte, path string, limit int64) lineTranslator {
 		return newClaudeSession(path, limit)
 	case LooksLikeCodexRollout(first):
 		return codex.New()
+	case LooksLikeCopilotSession(first):
+		return copilot.New()
 	}
 	return nil
 }

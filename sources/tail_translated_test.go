@@ -13,7 +13,7 @@ import (
 )
 
 // sessionFixtures are the agents' own session files the tail translates.
-var sessionFixtures = map[string]string{"claude": claudeFixture, "codex": codexFixture}
+var sessionFixtures = map[string]string{"claude": claudeFixture, "codex": codexFixture, "copilot": copilotFixture}
 
 // sessionWhole is a fixture session read whole, as `steps` reads it.
 func sessionWhole(t *testing.T, path string) ([]byte, []model.Record) {
@@ -67,10 +67,10 @@ func foldedThreads(t *testing.T, recs, want []model.Record) string {
 	return string(b)
 }
 
-// A session file (Claude Code's, Codex's) appended line by line, each line
-// torn in two and looked at between its halves, gives the records and the
-// threads of the session read whole: a torn line waits for its end, and
-// each whole line's records are there as soon as it is.
+// A session file (Claude Code's, Codex's, Copilot's) appended line by
+// line, each line torn in two and looked at between its halves, gives the
+// records and the threads of the session read whole: a torn line waits for
+// its end, and each whole line's records are there as soon as it is.
 func TestTailSessionLineByLine(t *testing.T) {
 	for name, fixture := range sessionFixtures {
 		t.Run(name, func(t *testing.T) { tailLineByLine(t, fixture) })
