@@ -103,6 +103,9 @@ func detectObject(in *bufio.Reader) (Format, error) {
 	if LooksLikeCodexRollout(line) {
 		return FormatCodexRollout, nil
 	}
+	if LooksLikeGeminiSession(line) {
+		return FormatGemini, nil
+	}
 	m := scanMembers(line)
 	if !whole {
 		if LooksLikeACPRecording(line) { // a huge first message

@@ -32,6 +32,10 @@ const (
 	// JSON Lines of {"timestamp", "type", "payload"} whose first line is
 	// its session_meta), translated into AG-UI records (protocol/codex).
 	FormatCodexRollout
+	// FormatGemini is a Gemini CLI session file
+	// (~/.gemini/tmp/<project>/chats/session-*.jsonl), translated into
+	// AG-UI records (protocol/gemini).
+	FormatGemini
 )
 
 // String returns the format's short name, as a user would type it.
@@ -53,6 +57,8 @@ func (f Format) String() string {
 		return "claude"
 	case FormatCodexRollout:
 		return "codex-rollout"
+	case FormatGemini:
+		return "gemini"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

@@ -203,6 +203,8 @@ func (r *Reader) start() error {
 		r.events = jl
 	case FormatCodexRollout:
 		r.events = newCodexReader(r.in, pos, limit)
+	case FormatGemini:
+		r.events = newGeminiReader(r.in, pos, limit)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/claude"
 	"github.com/agentwatch/agentwatch/protocol/codex"
+	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
 
 // lineTranslator turns the complete lines of a session file, one at a
@@ -29,6 +30,8 @@ func translatorFor(first []byte) lineTranslator {
 		return claude.New()
 	case LooksLikeCodexRollout(first):
 		return codex.New()
+	case LooksLikeGeminiSession(first):
+		return gemini.New()
 	}
 	return nil
 }
