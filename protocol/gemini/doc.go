@@ -45,7 +45,9 @@
 // text message, the first time it is not empty; text that changes after
 // that (Gemini CLI does not grow a message's text, it only masks old
 // tool output in checkpoints) cannot be said as AG-UI once the message has
-// ended and is not shown. A message whose calls are all done is forgotten
+// ended and is not shown. Nothing more of a message shows once its run
+// has ended (a later prompt, an error, a rewind): its calls still running
+// end with the run. A message whose calls are all done is forgotten
 // when the next run starts: written again later, it shows nothing.
 //
 // A rewind ($rewindTo) ends the open run; the next prompt's parent is then

@@ -61,7 +61,8 @@ func (t *Translator) message(m *Message) {
 // response shows what is new in a gemini message: its model and tokens,
 // thoughts added, its text the first time it has some, calls first seen,
 // and results of calls now done. A message of a run that ended shows
-// only the results of calls it started.
+// nothing more: AG-UI has no event after a run's end, and the fold
+// settles the steps its calls left running.
 func (t *Translator) response(at time.Time, m *Message, s *shown) {
 	open := s.run != "" && s.run == t.run
 	if open && m.Model != "" {
@@ -98,7 +99,9 @@ func (t *Translator) response(at time.Time, m *Message, s *shown) {
 			s.calls[c.ID] = false
 		}
 		if !done && terminal(c.Status) {
-			t.result(at, c)
+			if open {
+				t.result(at, c)
+			}
 			s.calls[c.ID] = true
 		}
 	}

@@ -250,8 +250,7 @@ func (t *Translator) ensureRun(at time.Time, id string) {
 }
 
 // endRun finishes the open run with what its responses used; calls still
-// running stay as they are (a result written later still completes its
-// step).
+// running end with it (the fold settles their steps).
 func (t *Translator) endRun(at time.Time) {
 	if t.run == "" {
 		return
