@@ -48,6 +48,8 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
 	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
 	sessions = append(sessions, rollouts...)
+	geminis, _ := filepath.Glob("../testdata/gemini/tmp/*/chats/*.jsonl")
+	sessions = append(sessions, geminis...)
 	for _, p := range sessions {
 		f, err := os.Open(p)
 		if err != nil {

@@ -32,6 +32,8 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 	sessions, _ := filepath.Glob("../testdata/claude/projects/*/*.jsonl")
 	rollouts, _ := filepath.Glob("../testdata/codex/sessions/*/*/*/*.jsonl")
 	sessions = append(sessions, rollouts...)
+	geminis, _ := filepath.Glob("../testdata/gemini/tmp/*/chats/*.jsonl")
+	sessions = append(sessions, geminis...)
 	paths = append(paths, sessions...)
 	out := map[string][]model.Record{}
 	for _, p := range paths {
