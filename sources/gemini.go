@@ -31,6 +31,9 @@ func LooksLikeGeminiSession(first []byte) bool {
 		case "type":
 			return false
 		}
+		if session && project {
+			break // the value may be cut short: its kind decides
+		}
 		if d.SkipValue() != nil {
 			return false
 		}

@@ -11,7 +11,7 @@ import (
 // position, the records the session read in order gives (each naming its
 // thread), however it is read: all at once, or any range.
 func TestIndexSession(t *testing.T) {
-	formats := map[string]Format{"claude": FormatClaude, "codex": FormatCodexRollout}
+	formats := map[string]Format{"claude": FormatClaude, "codex": FormatCodexRollout, "gemini": FormatGemini}
 	for name, fixture := range sessionFixtures {
 		t.Run(name, func(t *testing.T) { indexSession(t, fixture, formats[name]) })
 	}
