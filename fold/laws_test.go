@@ -50,6 +50,8 @@ func fixtures(t *testing.T) map[string][]model.Record {
 	sessions = append(sessions, rollouts...)
 	copilots, _ := filepath.Glob("../testdata/copilot/session-state/*/events.jsonl")
 	sessions = append(sessions, copilots...)
+	geminis, _ := filepath.Glob("../testdata/gemini/tmp/*/chats/*.jsonl")
+	sessions = append(sessions, geminis...)
 	for _, p := range sessions {
 		f, err := os.Open(p)
 		if err != nil {

@@ -130,7 +130,7 @@ type Step struct {
 	// Depth how many subagents deep it is (0 for the agent's own): a
 	// subagent's steps are shown under the step that started it.
 	ParentToolCallID string `json:"parentToolCallId,omitempty"`
-	Depth            int    `json:"depth,omitempty"`
+	Depth            int    `json:"depth,omitzero"`
 	// Subagent names the subagent this step's call runs ("" for a call
 	// that starts none): its steps are the step's own work.
 	Subagent string `json:"subagent,omitempty"`

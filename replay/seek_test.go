@@ -34,6 +34,8 @@ func seekFixtures(t *testing.T) map[string][]model.Record {
 	sessions = append(sessions, rollouts...)
 	copilots, _ := filepath.Glob("../testdata/copilot/session-state/*/events.jsonl")
 	sessions = append(sessions, copilots...)
+	geminis, _ := filepath.Glob("../testdata/gemini/tmp/*/chats/*.jsonl")
+	sessions = append(sessions, geminis...)
 	paths = append(paths, sessions...)
 	out := map[string][]model.Record{}
 	for _, p := range paths {

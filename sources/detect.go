@@ -106,6 +106,9 @@ func detectObject(in *bufio.Reader) (Format, error) {
 	if LooksLikeCopilotSession(line) {
 		return FormatCopilot, nil
 	}
+	if LooksLikeGeminiSession(line) {
+		return FormatGemini, nil
+	}
 	m := scanMembers(line)
 	if !whole {
 		if LooksLikeACPRecording(line) { // a huge first message

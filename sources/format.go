@@ -36,6 +36,10 @@ const (
 	// (session-state/<id>/events.jsonl), read as AG-UI records through
 	// protocol/copilot.
 	FormatCopilot
+	// FormatGemini is a Gemini CLI session file
+	// (~/.gemini/tmp/<project>/chats/session-*.jsonl), translated into
+	// AG-UI records (protocol/gemini).
+	FormatGemini
 )
 
 // String returns the format's short name, as a user would type it.
@@ -59,6 +63,8 @@ func (f Format) String() string {
 		return "codex-rollout"
 	case FormatCopilot:
 		return "copilot"
+	case FormatGemini:
+		return "gemini"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// The index of a session file (Claude Code's, Codex's, Copilot's) gives
+// The index of a session file (Claude Code's, Codex's, Copilot's, Gemini's) gives
 // back, by position, the records the session read in order gives (each
 // naming its thread), however it is read: all at once, or any range.
 func TestIndexSession(t *testing.T) {
-	formats := map[string]Format{"claude": FormatClaude, "codex": FormatCodexRollout, "copilot": FormatCopilot}
+	formats := map[string]Format{"claude": FormatClaude, "codex": FormatCodexRollout, "copilot": FormatCopilot, "gemini": FormatGemini}
 	for name, fixture := range sessionFixtures {
 		t.Run(name, func(t *testing.T) { indexSession(t, fixture, formats[name]) })
 	}

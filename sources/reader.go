@@ -213,6 +213,8 @@ func (r *Reader) start() error {
 		r.events = newCodexReader(r.in, pos, limit)
 	case FormatCopilot:
 		r.events = newCopilotReader(r.in, pos, limit)
+	case FormatGemini:
+		r.events = newGeminiReader(r.in, pos, limit)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

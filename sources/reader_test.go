@@ -328,7 +328,7 @@ func TestDetect(t *testing.T) {
 
 func TestFormatString(t *testing.T) {
 	for f, want := range map[Format]string{FormatAuto: "auto", FormatJSONArray: "json-array",
-		FormatEventsObject: "events-object", FormatJSONL: "jsonl", FormatSSE: "sse", Format(9): "Format(9)"} {
+		FormatEventsObject: "events-object", FormatJSONL: "jsonl", FormatSSE: "sse", FormatGemini: "gemini", Format(99): "Format(99)"} {
 		if got := f.String(); got != want {
 			t.Errorf("Format(%d).String() = %q, want %q", int(f), got, want)
 		}

@@ -1,8 +1,9 @@
 package sources
 
 // This file is the tail's part in reading an agent's own session file (a
-// Claude Code session, a Codex rollout): its lines become AG-UI records
-// through one translator per file.
+// Claude Code session, a Codex rollout, a Copilot CLI or Gemini CLI
+// session): its lines become AG-UI records through one translator per
+// file.
 
 import (
 	"bufio"
@@ -12,11 +13,12 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
 	"github.com/agentwatch/agentwatch/protocol/copilot"
+	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
 
 // lineTranslator turns the complete lines of a session file, one at a
 // time and in order, into the records they make (protocol/claude,
-// protocol/codex).
+// protocol/codex, protocol/copilot, protocol/gemini).
 type lineTranslator interface {
 	Line(b []byte) []model.Record
 }
@@ -39,6 +41,8 @@ func translatorFor(first []byte, path string, limit int64) lineTranslator {
 		return codex.New()
 	case LooksLikeCopilotSession(first):
 		return copilot.New()
+	case LooksLikeGeminiSession(first):
+		return gemini.New()
 	}
 	return nil
 }

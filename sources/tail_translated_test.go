@@ -13,7 +13,7 @@ import (
 )
 
 // sessionFixtures are the agents' own session files the tail translates.
-var sessionFixtures = map[string]string{"claude": claudeFixture, "codex": codexFixture, "copilot": copilotFixture}
+var sessionFixtures = map[string]string{"claude": claudeFixture, "codex": codexFixture, "copilot": copilotFixture, "gemini": geminiFixture}
 
 // sessionWhole is a fixture session read whole, as `steps` reads it.
 func sessionWhole(t *testing.T, path string) ([]byte, []model.Record) {

@@ -1,0 +1,38 @@
+package gemini_test
+
+import (
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/protocol/gemini"
+)
+
+// FuzzTranslate feeds arbitrary bytes as a session file: the translation
+// never panics, every record has an event, and the fold of what it makes
+// breaks none of AG-UI's rules.
+func FuzzTranslate(f *testing.F) {
+	f.Add(readFixture(f))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"p"}` + "\n" + `{"id":"g","type":"gemini","toolCalls":[{"id":"c","name":"glob","status":"executing"}]}` + "\n" +
+		`{"$rewindTo":"g"}` + "\n" + `{"id":"g","type":"gemini","toolCalls":[{"id":"c","name":"glob","status":"error"}]}`))
+	f.Add([]byte(`{"$set":{"messages":[{"id":"u","type":"user","content":"hi"},{"id":"e","type":"error","content":"x"}]}}` + "\n" +
+		`{"id":"i","type":"info","content":[{"text":"t"},"s",{"functionCall":{}}]}`))
+	f.Add([]byte(`{"id":"u","type":"user","content":[{"functionResponse":{"id":"c","response":{"output":"o"}}}]}` + "\n" +
+		`{"id":"g","type":"gemini","content":"a","thoughts":[{"subject":"s"}],"tokens":{"input":1}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tr := gemini.New()
+		recs := append(tr.Write(b), tr.Flush()...)
+		fl := fold.New(fold.Options{})
+		for i := range recs {
+			if recs[i].Event == nil {
+				t.Fatalf("record %d has no event", i)
+			}
+			recs[i].Seq = uint64(i + 1)
+		}
+		if _, err := fl.Apply(recs...); err != nil {
+			t.Fatal(err)
+		}
+		if d := fl.Diagnostics(); len(d) > 0 {
+			t.Fatalf("diagnostic on a translated event: %+v", d[0])
+		}
+	})
+}

@@ -1,0 +1,59 @@
+package gemini_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/gemini"
+)
+
+// chats is the fixture's chats folder.
+var chats = filepath.Join("..", "..", "testdata", "gemini", "tmp",
+	"e828acfc792e3bbcd2a6c6c35323cb44b7b438741c168c8ec59aefe347f193bb", "chats")
+
+// fixture is the sample session: three runs (the second rewound away),
+// upserted messages, parallel calls, thoughts, info, error, a summary.
+var fixture = filepath.Join(chats, "session-2026-04-20T09-15-8e2b7c14.jsonl")
+
+// fixtureThread is the fixture's session id.
+const fixtureThread = "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31"
+
+func readFixture(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// translate reads a whole session file.
+func translate(b []byte) []model.Record {
+	tr := gemini.New()
+	return append(tr.Write(b), tr.Flush()...)
+}
+
+// foldAll folds records into one fold and fails on a diagnostic.
+func foldAll(t testing.TB, recs []model.Record) *fold.Fold {
+	t.Helper()
+	f := fold.New(fold.Options{})
+	if _, err := f.Apply(recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Diagnostics() {
+		t.Errorf("diagnostic: %+v", d)
+	}
+	return f
+}
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
