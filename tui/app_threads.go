@@ -107,7 +107,7 @@ func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
 	tv := &threadsView{set: ts, batches: batches, list: threadlist.New(),
 		marked: map[*fold.Thread]bool{}, asking: map[*fold.Thread]bool{},
-		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
+		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.mode = tv
 	a.afterThreads(tv, nil, nil)
 	return a
