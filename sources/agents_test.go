@@ -58,8 +58,8 @@ func TestReadClaudeRegistry(t *testing.T) {
 	writeEntry(t, dir, ClaudeSession{PID: deadPID(t), SessionID: "exited", Status: "busy"})
 	for name, text := range map[string]string{
 		"pid-" + strconv.Itoa(os.Getpid()) + ".json": `{"session_id":"legacy","cwd":"/x"}`, // the older kind
-		"12.json":    `{"pid":13,"sessionId":"other pid"}`,
-		"notes.json": `{"pid":1,"sessionId":"not a pid's name"}`,
+		"12.json":                            `{"pid":13,"sessionId":"other pid"}`,
+		"notes.json":                         `{"pid":1,"sessionId":"not a pid's name"}`,
 		strconv.Itoa(os.Getppid()) + ".json": `{not json`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
