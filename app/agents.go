@@ -139,18 +139,18 @@ func codexThreadID(path string) string {
 	return name[len(name)-uuid:]
 }
 
-// agentStates looks at w every agentsEvery until ctx ends and sends the
+// agentStates looks at w every so often (agentsEvery) until ctx ends and sends the
 // states of the sessions paths names (asked again at each look: files
 // join a followed folder) whenever they changed, the first at once. nil
 // when w is.
-func agentStates(ctx context.Context, w *agentWatch, paths func() []string, clock func() time.Time) <-chan model.AgentStates {
+func agentStates(ctx context.Context, w *agentWatch, paths func() []string, clock func() time.Time, every time.Duration) <-chan model.AgentStates {
 	if w == nil {
 		return nil
 	}
 	out := make(chan model.AgentStates, 1)
 	go func() {
 		defer close(out)
-		tick := time.NewTicker(agentsEvery)
+		tick := time.NewTicker(every)
 		defer tick.Stop()
 		var last model.AgentStates
 		for {

@@ -75,7 +75,7 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
 	var states <-chan model.AgentStates
 	if opts.screen() && !opts.Plain {
-		states = agentStates(ctx, src.agents, src.projects.paths, time.Now)
+		states = agentStates(ctx, src.agents, src.projects.paths, time.Now, agentsEvery)
 	}
 	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project, states)
 }
