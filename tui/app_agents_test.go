@@ -42,7 +42,9 @@ func agentsApp(t *testing.T, w, h int, bell bool) *threadsApp {
 	}
 	now := newest.Add(time.Hour)
 	opts := AppOptions{Title: "claude", Bell: bell, Now: func() time.Time { return now },
-		Project: func(source string) string { return "/home/dev/" + strings.TrimSuffix(source[strings.LastIndexByte(source, '/')+1:], ".jsonl") }}
+		Project: func(source string) string {
+			return "/home/dev/" + strings.TrimSuffix(source[strings.LastIndexByte(source, '/')+1:], ".jsonl")
+		}}
 	return newThreadsApp(t, w, h, opts, batches...)
 }
 
