@@ -81,11 +81,13 @@ func (a *App) watch(parent context.Context, title string, src <-chan model.Batch
 			prog.Send(tui.SourceStatusMsg(s))
 		}
 	}()
-	go func() {
-		for s := range agents {
-			prog.Send(tui.AgentStatesMsg(s))
-		}
-	}()
+	if agents != nil {
+		go func() {
+			for s := range agents {
+				prog.Send(tui.AgentStatesMsg(s))
+			}
+		}()
+	}
 	resume.show(prog)
 	_, err = prog.Run()
 	resume.said(opts)

@@ -2,9 +2,11 @@ package sources
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"unsafe"
 )
 
 // TestReadCodexLocks holds one thread's lock as Codex does (flock) and
@@ -41,5 +43,32 @@ func TestReadCodexLocks(t *testing.T) {
 	}
 	if got, err := ReadCodexLocks(filepath.Join("..", "testdata", "codex", "thread-writer-locks")); err != nil || len(got) != 0 {
 		t.Fatalf("testdata's lock left behind: %v, %v", got, err)
+	}
+}
+
+// TestProcessAliveZombie: a process that exited but that its parent has
+// not waited for yet still answers the signal 0; it is dead all the same.
+func TestProcessAliveZombie(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	defer cmd.Wait()
+	// Wait for the exit without reaping it (waitid with WNOWAIT).
+	const pPID, wExited, wNoWait = 1, 4, 0x1000000
+	var info [128]byte
+	if _, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])), wExited|wNoWait, 0, 0); errno != 0 {
+		t.Fatal(errno)
+	}
+	if err := syscall.Kill(pid, 0); err != nil {
+		t.Skipf("the zombie does not answer the signal: %v", err)
+	}
+	if got := ProcessAlive(pid, ""); got != Dead {
+		t.Errorf("a zombie: %v, want dead", got)
 	}
 }
