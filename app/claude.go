@@ -57,7 +57,11 @@ func (a *App) ClaudeSessions(folder string, all bool) (*Source, error) {
 		}
 	}
 	if all {
-		return a.identifyListed(projects, globEscape(projects)+string(filepath.Separator)+"*"+string(filepath.Separator)+"*.jsonl")
+		src, err := a.identifyListed(projects, globEscape(projects)+string(filepath.Separator)+"*"+string(filepath.Separator)+"*.jsonl")
+		if src != nil {
+			src.agents = claudeWatch(projects)
+		}
+		return src, err
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -70,9 +74,15 @@ func (a *App) ClaudeSessions(folder string, all bool) (*Source, error) {
 	return a.claudeProject(project)
 }
 
-// claudeProject is one project's folder of sessions.
+// claudeProject is one project's folder of sessions; their states are
+// learnt from the registry of the configuration folder it is in, when it
+// is in a projects folder.
 func (a *App) claudeProject(dir string) (*Source, error) {
-	return a.identifyListed(dir, globEscape(dir)+string(filepath.Separator)+"*.jsonl")
+	src, err := a.identifyListed(dir, globEscape(dir)+string(filepath.Separator)+"*.jsonl")
+	if abs, aerr := filepath.Abs(dir); src != nil && aerr == nil && filepath.Base(filepath.Dir(abs)) == "projects" {
+		src.agents = claudeWatch(filepath.Dir(abs))
+	}
+	return src, err
 }
 
 // claudeConfig is a place Claude Code may keep its configuration: its
@@ -198,6 +208,20 @@ func (p *projectLabels) learn(path string, head []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.of[filepath.Clean(path)] = label
+}
+
+// paths are the session files learnt so far.
+func (p *projectLabels) paths() []string {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, 0, len(p.of))
+	for path := range p.of {
+		out = append(out, path)
+	}
+	return out
 }
 
 // project is the project of the session file at path, "" when not known.

@@ -72,7 +72,7 @@ func (a *App) CodexSessions(folder string, all bool) (*Source, error) {
 		}
 		return nil, BadInput(fmt.Errorf("no Codex sessions of %s in %s; agentwatch codex --all shows every one", cwd, where))
 	}
-	src := &Source{Kind: KindFolder, Arg: folder, Found: true, follow: globs[0], also: globs[1:], ignore: ignore, projects: newProjectLabels()}
+	src := &Source{Kind: KindFolder, Arg: folder, Found: true, follow: globs[0], also: globs[1:], ignore: ignore, projects: newProjectLabels(), agents: codexWatch(folder)}
 	a.lookAll(src, paths)
 	return src, nil
 }

@@ -3,6 +3,9 @@ package app
 import (
 	"context"
 	"strconv"
+	"time"
+
+	"github.com/agentwatch/agentwatch/model"
 
 	"github.com/agentwatch/agentwatch/sources"
 )
@@ -34,7 +37,7 @@ func (a *App) Follow(ctx context.Context, src *Source) error {
 		}
 	}
 	batches, status := rv.follow(ctx, opts, src.Arg)
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv, nil)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv, nil, nil)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -70,7 +73,11 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 		tuneForScreen(src.Size)
 	}
 	batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project)
+	var states <-chan model.AgentStates
+	if opts.screen() && !opts.Plain {
+		states = agentStates(ctx, src.agents, src.projects.paths, time.Now, agentsEvery)
+	}
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project, states)
 }
 
 // folderOptions are how the folder src is followed: its files there when

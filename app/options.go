@@ -25,6 +25,9 @@ type Options struct {
 	Filter string
 	// Plain prints one line per change instead of the screen.
 	Plain bool
+	// Bell rings the terminal's bell when an agent's session starts
+	// waiting for the person (--bell).
+	Bell bool
 	// Record is a file to keep what arrives in ("" for none); Append adds
 	// to an existing one.
 	Record string

@@ -107,6 +107,9 @@ type Source struct {
 	also     []string
 	ignore   func(path string) bool
 	projects *projectLabels
+	// agents is where the state of each of its sessions is learnt, when
+	// they are an agent's (agents.go); nil otherwise.
+	agents *agentWatch
 }
 
 // followed is what a folder source is followed by: its glob, or Arg.

@@ -26,6 +26,13 @@ character but a letter or a digit made "-". --all opens every project's
 sessions. FOLDER names the configuration folder, its projects folder or one
 project's folder instead. Subagents' files are not shown yet.
 
+Each row says what Claude Code does with the session now, from its registry
+of running sessions (sessions/<pid>.json in the same configuration folder),
+looked at every second: working, waiting for you (a permission or a
+question), idle, or ended; rows come in that order, newest activity first
+within each. A session that starts waiting for you is marked ! until you
+select it; --bell also rings the terminal's bell.
+
 With --plain it prints one line per change of every session, read to its
 end; piped output without --plain gets the step list. Exit status: 0, or 2
 when no sessions are found (it says where it looked).
@@ -33,6 +40,7 @@ when no sessions are found (it says where it looked).
 Examples:
   agentwatch claude                      this project's sessions
   agentwatch claude --all                every project's
+  agentwatch claude --all --bell         ring when a session waits for you
   agentwatch claude ~/.claude/projects/-home-me-app
   agentwatch claude --all --plain | grep FAILED`,
 		Args: cobra.MaximumNArgs(1),
@@ -45,6 +53,7 @@ Examples:
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "open the sessions of every project, not only the current folder's")
+	cmd.Flags().BoolVar(&opts.Bell, "bell", false, "ring the terminal's bell when a session starts waiting for you")
 	plainFlag(cmd, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	layoutFlag(cmd, opts)
 	filterFlag(cmd, opts)

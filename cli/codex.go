@@ -27,6 +27,15 @@ it as its cwd: only that line of each file is read to know. --all opens
 every session. FOLDER names the home folder, or a folder of rollouts (its
 sessions folder), instead.
 
+Each row says what Codex does with the session now, looked at every
+second: a session Codex holds open (its lock in thread-writer-locks is
+held) is working while its last turn is open and idle after it; one it
+does not hold is ended. Rows come working first, then idle, then ended,
+newest activity first within each. --bell rings the terminal's bell when a
+session starts waiting for you, as with agentwatch claude; Codex's rollouts
+and locks do not say when it waits for an approval, so for Codex it rings
+for none yet.
+
 With --plain it prints one line per change of every session, read to its
 end; piped output without --plain gets the step list. Exit status: 0, or 2
 when no sessions are found (it says where it looked).
@@ -46,6 +55,7 @@ Examples:
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "open every session, not only those run in the current folder")
+	cmd.Flags().BoolVar(&opts.Bell, "bell", false, "ring the terminal's bell when a session starts waiting for you (Codex does not say so yet)")
 	plainFlag(cmd, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	layoutFlag(cmd, opts)
 	filterFlag(cmd, opts)

@@ -61,6 +61,9 @@ type AppOptions struct {
 	// the terminal is asked instead (OSC 52), as for a viewer over SSH.
 	// It may take a moment: the screen calls it off its own goroutine.
 	Clipboard func(text string) (how string, err error)
+	// Bell rings the terminal's bell once each time a session of an
+	// agent's folder starts waiting for the person (AgentStatesMsg).
+	Bell bool
 	// Project names the project a source's threads belong to (a Claude
 	// Code session's folder), which the thread list shows in place of the
 	// file's name; "" or a nil Project shows the file. It is called on the
@@ -335,6 +338,8 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		now, rest := cutBatches(msg, foldSlice)
 		a.onBatches(now)
 		return a, a.then(rest, rest != nil)
+	case AgentStatesMsg:
+		return a, a.onAgentStates(msg)
 	case recordsDoneMsg:
 		a.done = true
 		a.agentExited()

@@ -84,11 +84,19 @@ func wordFor(sourceOpen, runOpen bool) stateWord {
 
 // runOpen reports whether a run of the thread on screen is still open. A
 // live agent's session counts as open while its agent is connected; a
+// session of an agent's folder whose agent gave its state (app_agents.go),
+// while the agent works on it or waits for the person, whatever run its
+// file left open; a
 // source without runs counts as open while it is (nothing says its
 // conversation ended).
 func (a *App) runOpen() bool {
 	if _, ok := a.mode.(*sessionMode); ok {
 		return a.sourceOpen()
+	}
+	if tv, ok := a.mode.(*threadsView); ok && tv.cur != nil && a.sourceOpen() {
+		if s := tv.agentStateNow(tv.cur); s.Known() {
+			return s.Busy() // the agent's word, not a run its file left open
+		}
 	}
 	if len(a.fold.Runs()) == 0 {
 		return a.sourceOpen()
@@ -110,11 +118,16 @@ func anyRunOpen(f *fold.Fold) bool {
 
 // listWord is the word for a source of many threads as a whole, for the
 // thread list's title: live while it is open and one of its threads has a
-// run open.
+// run open (for an agent's session: while the agent works on it or waits
+// for the person).
 func (a *App) listWord(tv *threadsView) stateWord {
 	open := false
-	for _, c := range tv.rows {
-		open = open || c.open
+	for th, c := range tv.rows {
+		if s := tv.agentStateNow(th); s.Known() {
+			open = open || s.Busy()
+		} else {
+			open = open || c.open
+		}
 	}
 	return wordFor(a.sourceOpen(), open)
 }

@@ -67,6 +67,13 @@ type threadsView struct {
 	// saved keeps each opened thread's screen: transcript, selection.
 	saved map[*fold.Thread]*threadScreen
 	rows  map[*fold.Thread]threadRowCache
+	// agents are the agents' word on their sessions by file path
+	// (app_agents.go): nil until the first AgentStatesMsg, and for a
+	// source of no agent's sessions.
+	agents model.AgentStates
+	// asking are the threads that started waiting for the person since
+	// they last selected or opened them.
+	asking map[*fold.Thread]bool
 }
 
 // threadScreen is what the App shows of one thread, kept while another
@@ -99,8 +106,8 @@ type batchesMsg []model.Batch
 func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions) *App {
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
 	tv := &threadsView{set: ts, batches: batches, list: threadlist.New(),
-		marked: map[*fold.Thread]bool{},
-		saved:  map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
+		marked: map[*fold.Thread]bool{}, asking: map[*fold.Thread]bool{},
+		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
 	a.mode = tv
 	a.afterThreads(tv, nil, nil)
 	return a
@@ -205,6 +212,7 @@ func (a *App) forget(tv *threadsView, gone []*fold.Thread) {
 		delete(tv.saved, th)
 		delete(tv.rows, th)
 		delete(tv.marked, th)
+		delete(tv.asking, th)
 		if th == tv.cur {
 			tv.cur, tv.lost = nil, th
 			light := a.transcript.Light()
@@ -239,6 +247,7 @@ func (a *App) showThread(tv *threadsView, th *fold.Thread) {
 	}
 	tv.cur, tv.lost = th, nil
 	delete(tv.marked, th)
+	tv.lookedAt(th)
 	a.fold = th.Fold
 	a.stopPlay()
 	a.showPlan, a.showRuns = false, false
@@ -261,15 +270,24 @@ func (a *App) switchThread(tv *threadsView, th *fold.Thread) {
 	a.showThread(tv, th)
 }
 
-// refreshList hands the threads to the list, newest activity first.
+// refreshList hands the threads to the list, newest activity first, or
+// for an agent's sessions by what the agent does with them first
+// (agentOrder).
 func (a *App) refreshList(tv *threadsView) {
 	tv.order = tv.order[:0]
+	var states map[*fold.Thread]model.AgentState
+	if tv.agents != nil {
+		states = make(map[*fold.Thread]model.AgentState, tv.set.Len())
+	}
 	for _, th := range tv.set.List() {
 		if tv.listed(th) {
 			tv.order = append(tv.order, th)
+			if states != nil {
+				states[th] = tv.agentStateNow(th)
+			}
 		}
 	}
-	slices.SortStableFunc(tv.order, threadOrder)
+	slices.SortStableFunc(tv.order, tv.agentOrder(states))
 	rows := make([]threadlist.Row, len(tv.order))
 	now := a.now()
 	for i, th := range tv.order {
@@ -288,8 +306,12 @@ func (a *App) refreshList(tv *threadsView) {
 		if a.opts.Project != nil {
 			project = a.opts.Project(th.Source)
 		}
+		live, agent := a.activeAt(th, now), states[th]
+		if agent.Known() {
+			live = agent.Busy() // the agent's word, not the file's
+		}
 		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Project: project, Runs: c.runs, Steps: c.steps, Failed: c.failed,
-			First: th.First, Last: th.Last, Live: a.activeAt(th, now),
+			First: th.First, Last: th.Last, Live: live, Agent: agent, Asking: tv.asking[th],
 			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}
 	tv.list.SetRows(rows)
@@ -375,6 +397,7 @@ func (a *App) listClick(tv *threadsView, m tea.Mouse) {
 	if i, ok := tv.list.RowAt(m.Y - a.geo.list.y); ok && i < len(tv.order) {
 		tv.list.Select(i)
 		tv.moved = true
+		tv.lookedAt(tv.order[i])
 		a.switchThread(tv, tv.order[i])
 	}
 }
@@ -442,6 +465,10 @@ func (a *App) listMove(delta int) {
 	if tv, ok := a.mode.(*threadsView); ok {
 		tv.moved = true
 		tv.list.Move(delta)
+		if th := tv.selectedThread(); tv.asking[th] {
+			tv.lookedAt(th)
+			a.refreshList(tv)
+		}
 	}
 }
 

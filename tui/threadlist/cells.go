@@ -16,7 +16,7 @@ import (
 func (l *List) prepare() {
 	l.cells = make([]threadCells, len(l.rows))
 	l.widest = [threadColCount]int{}
-	l.projects = false
+	l.projects, l.agents = false, false
 	var newest time.Time
 	for _, r := range l.rows {
 		if t := threadDay(r); t.After(newest) {
@@ -47,6 +47,8 @@ func (l *List) prepare() {
 		c.text[colID], c.dim[colID] = tx.id, tx.idDim
 		c.text[colSource] = tx.source
 		l.projects = l.projects || r.Project != ""
+		l.agents = l.agents || r.Agent.Known()
+		c.text[colState] = r.Agent.String()
 		c.text[colRuns] = strconv.Itoa(r.Runs)
 		c.text[colSteps] = strconv.Itoa(r.Steps)
 		c.text[colFailed] = strconv.Itoa(r.Failed)

@@ -5,9 +5,11 @@ package threadlist
 // selection visible.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/render"
 	"github.com/agentwatch/agentwatch/tui/styles"
 )
@@ -92,6 +94,13 @@ func (l *List) layout(width int) []threadColumn {
 	if width >= threadWideAt {
 		want = threadColsWide
 	}
+	if !l.agents {
+		want = slices.DeleteFunc(slices.Clone(want), func(c threadCol) bool { return c == colState })
+	} else if width < threadWideAt {
+		// After the source: narrow, the state is what a row is read for.
+		i := slices.Index(want, colRuns)
+		want = slices.Insert(slices.Clone(want), i, colState)
+	}
 	colWidth := func(c threadCol) int {
 		return max(l.widest[c], len(threadColNames[c]))
 	}
@@ -170,8 +179,16 @@ func (l *List) rowLine(i int, cols []threadColumn, width int) string {
 		}
 	}
 	mark(r.Current, threadMarkCurrent, "")
-	mark(r.Live, threadMarkLive, styles.ParamGreen)
-	mark(r.Marked, threadMarkNew, styles.ParamBold+";"+styles.ParamYellow)
+	if r.Agent == model.AgentWaiting {
+		mark(true, threadMarkLive, styles.ParamAttention)
+	} else {
+		mark(r.Live, threadMarkLive, styles.ParamGreen)
+	}
+	if r.Asking {
+		mark(true, threadMarkAsking, styles.ParamAttention)
+	} else {
+		mark(r.Marked, threadMarkNew, styles.ParamBold+";"+styles.ParamYellow)
+	}
 	p.Pad(1)
 	for k, col := range cols {
 		if k > 0 {
@@ -197,8 +214,24 @@ func threadCellSGR(r Row, c *threadCells, col threadCol) string {
 		return styles.ParamDim
 	case col == colFailed && r.Failed > 0:
 		return "1;" + styles.ParamRed
-	case col == colTitle && r.Marked:
+	case col == colTitle && (r.Marked || r.Asking):
 		return styles.ParamBold
+	case col == colState:
+		return agentSGR(r.Agent)
+	}
+	return ""
+}
+
+// agentSGR is the colour of an agent's state: working green as a live
+// mark is, waiting for you as what asks for attention, ended dim.
+func agentSGR(s model.AgentState) string {
+	switch s {
+	case model.AgentWorking:
+		return styles.ParamGreen
+	case model.AgentWaiting:
+		return styles.ParamAttention
+	case model.AgentEnded:
+		return styles.ParamDim
 	}
 	return ""
 }

@@ -7,6 +7,8 @@ package threadlist
 
 import (
 	"time"
+
+	"github.com/agentwatch/agentwatch/model"
 )
 
 // Row is one thread as the thread list shows it.
@@ -28,19 +30,30 @@ type Row struct {
 	// First and Last are the times of the thread's first and last records,
 	// zero when unknown.
 	First, Last time.Time
-	// Live says records arrived a moment ago and the source is still live.
+	// Live says records arrived a moment ago and the source is still live;
+	// for an agent's session (Agent known), that the agent is at it now.
 	Live bool
+	// Agent is what the agent that keeps the session says of it now
+	// (working, waiting for you, idle, ended), shown in the state column;
+	// model.AgentUnknown for a thread that is no agent's session.
+	Agent model.AgentState
+	// Asking says the session started waiting for the person since they
+	// last selected it.
+	Asking bool
 	// Marked says the thread became active while another was on screen.
 	Marked bool
 	// Current says this is the thread the screen showed last.
 	Current bool
 }
 
-// Marks of a thread row, one cell each, in the row's first three cells.
+// Marks of a thread row, one cell each, in the row's first three cells:
+// the live mark is green, or yellow for a session waiting for the person;
+// the asking mark takes the new mark's cell.
 const (
 	threadMarkCurrent = "›"
 	threadMarkLive    = "●"
 	threadMarkNew     = "◆"
+	threadMarkAsking  = "!"
 )
 
 // Limits of the thread list's columns, in cells.
@@ -64,6 +77,7 @@ type List struct {
 	cells    []threadCells
 	widest   [threadColCount]int // widest value of each column over all rows
 	projects bool                // some row names its project
+	agents   bool                // some row has an agent's state
 	selected int
 	top      int // first row shown
 
@@ -104,6 +118,7 @@ const (
 	colTitle threadCol = iota
 	colID
 	colSource
+	colState
 	colRuns
 	colSteps
 	colFailed
@@ -113,7 +128,7 @@ const (
 	threadColCount
 )
 
-var threadColNames = [threadColCount]string{"thread", "id", "source", "runs", "steps", "failed", "first", "last", "took"}
+var threadColNames = [threadColCount]string{"thread", "id", "source", "state", "runs", "steps", "failed", "first", "last", "took"}
 
 // The columns shown narrow and wide, in order, and the order in which they
 // give way when even those do not fit (the title never does).
@@ -122,8 +137,10 @@ var (
 	// Narrow, rows that name their project show it: sessions of one agent
 	// often share a title, and the project is what tells them apart.
 	threadColsNarrowProject = []threadCol{colTitle, colSource, colRuns, colSteps, colFailed, colLast}
-	threadColsWide          = []threadCol{colTitle, colID, colSource, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
-	threadColsDrop          = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed}
+	threadColsWide          = []threadCol{colTitle, colID, colSource, colState, colRuns, colSteps, colFailed, colFirst, colLast, colTook}
+	// The state column goes last: what the agent does now is what the
+	// list of an agent's sessions is looked at for.
+	threadColsDrop = []threadCol{colTook, colFirst, colSource, colID, colLast, colRuns, colSteps, colFailed, colState}
 )
 
 // New returns an empty thread list.
