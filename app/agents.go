@@ -32,6 +32,9 @@ type agentKind uint8
 const (
 	agentClaude agentKind = iota + 1
 	agentCodex
+	agentCopilot // no registry: a session.shutdown line ends a session (agents_more.go)
+	agentGemini  // no registry: only a file being written says anything
+	agentMixed   // several agents' folders (agentwatch agents): parts says which
 )
 
 // agentWatch is where the state of a folder's sessions is learnt: the
@@ -41,6 +44,13 @@ const (
 type agentWatch struct {
 	kind agentKind
 	dir  string
+	// root is the folder of the sessions this watch knows, and parts the
+	// watches of a mixed one, each with its root (agentwatch agents).
+	root  string
+	parts []*agentWatch
+	// ended remembers, by file, whether a Copilot session's last line
+	// ended it, and the size and time it had then.
+	ended map[string]endedLook
 }
 
 // claudeWatch is the registry of the Claude Code configuration folder
@@ -69,6 +79,18 @@ func codexWatch(folder string) *agentWatch {
 func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 	out := make(model.AgentStates, len(paths))
 	switch w.kind {
+	case agentMixed:
+		w.mixedStates(paths, now, out)
+	case agentCopilot:
+		for _, p := range paths {
+			out[p] = w.copilotState(p, now)
+		}
+	case agentGemini:
+		for _, p := range paths {
+			if fileState(p, now) == model.AgentWorking {
+				out[p] = model.AgentWorking
+			}
+		}
 	case agentClaude:
 		reg, err := sources.ReadClaudeRegistry(w.dir)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,9 +85,14 @@ func TestClaudeAgentStates(t *testing.T) {
 	if src.agents == nil || src.agents.dir != filepath.Join(config, "claude", "sessions") {
 		t.Fatalf("agents %+v, want the copy's sessions folder", src.agents)
 	}
-	paths := src.projects.paths()
+	var paths []string
+	for _, p := range src.projects.paths() {
+		if strings.Contains(p, "7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23") { // the session the stale entry names
+			paths = append(paths, p)
+		}
+	}
 	if len(paths) != 1 {
-		t.Fatalf("sessions %v", paths)
+		t.Fatalf("sessions %v", src.projects.paths())
 	}
 	path := paths[0]
 	st, err := os.Stat(path)
@@ -196,7 +202,12 @@ func TestAgentStatesWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := src.projects.paths()[0]
+	path := ""
+	for _, p := range src.projects.paths() {
+		if strings.Contains(p, claudeFixtureSession) {
+			path = p
+		}
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)

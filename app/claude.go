@@ -195,7 +195,13 @@ func globEscape(path string) string {
 type projectLabels struct {
 	mu sync.Mutex
 	of map[string]string
+	// marks name the agent of each folder of sessions, when the folder
+	// holds several agents' (agentwatch agents): a label starts with it.
+	marks []agentMark
 }
+
+// agentMark is an agent's name and the folder of its sessions.
+type agentMark struct{ root, name string }
 
 func newProjectLabels() *projectLabels { return &projectLabels{of: map[string]string{}} }
 
@@ -205,6 +211,12 @@ func (p *projectLabels) learn(path string, head []byte) {
 		return
 	}
 	label := sessionProject(path, head)
+	for _, m := range p.marks {
+		if within(m.root, path) {
+			label = m.name + " · " + label
+			break
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.of[filepath.Clean(path)] = label
@@ -234,9 +246,12 @@ func (p *projectLabels) project(path string) string {
 	return p.of[filepath.Clean(path)]
 }
 
-// sessionProject is the project of a session file: the folder its first
-// line that says (cwd, or a Codex session_meta's payload.cwd) names, else the name of the folder the file is in
-// (an encoded path, which cannot be decoded: "-" stood for any character).
+// sessionProject is the project of a session file: the folder the first
+// line of its head that says names (cwd; a Codex session_meta's
+// payload.cwd; a Copilot CLI session.start's data.context.cwd), else a
+// Gemini CLI project's .project_root, else the name of the folder the
+// file is in (for Claude Code an encoded path, which cannot be decoded:
+// "-" stood for any character).
 func sessionProject(path string, head []byte) string {
 	head = unzstdHead(head)
 	sc := bufio.NewScanner(bytes.NewReader(head))
@@ -251,13 +266,23 @@ func sessionProject(path string, head []byte) string {
 			Payload struct {
 				Cwd string `json:"cwd"`
 			} `json:"payload"` // Codex's session_meta
+			Data struct {
+				Context struct {
+					Cwd string `json:"cwd"`
+				} `json:"context"`
+			} `json:"data"` // Copilot CLI's session.start
 		}
-		if json.Unmarshal(line, &l) == nil && l.Cwd != "" {
-			return l.Cwd
+		if json.Unmarshal(line, &l) != nil {
+			continue
 		}
-		if l.Payload.Cwd != "" {
-			return l.Payload.Cwd
+		for _, cwd := range []string{l.Cwd, l.Payload.Cwd, l.Data.Context.Cwd} {
+			if cwd != "" {
+				return cwd
+			}
 		}
+	}
+	if p := geminiProjectOf(path); p != "" {
+		return p
 	}
 	return filepath.Base(filepath.Dir(path))
 }

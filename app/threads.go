@@ -1,8 +1,12 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"os"
+
 	"fmt"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 	"io"
 	"strings"
 
@@ -25,7 +29,15 @@ func (a *App) FoldThreads(src *Source) (*fold.Threads, []Skipped, error) {
 	tuneForWholeRead(src)
 	ts := fold.NewThreads(fo)
 	if src.Kind != KindFolder {
-		return ts, nil, readInto(opts, src, func(recs []model.Record) { ts.Apply(src.Name(), recs...) })
+		events := 0
+		err := readInto(opts, src, func(recs []model.Record) {
+			events += countEvents(recs)
+			ts.Apply(src.Name(), recs...)
+		})
+		if err == nil && events == 0 {
+			err = notKnown(src)
+		}
+		return ts, nil, err
 	}
 	members, skipped := src.Members()
 	for _, m := range members {
@@ -119,4 +131,44 @@ func ThreadsProblems(ts *fold.Threads) int {
 		n += len(th.Fold.Diagnostics())
 	}
 	return n
+}
+
+// countEvents counts the records that are events of a protocol agentwatch
+// knows, of a known type.
+func countEvents(recs []model.Record) int {
+	n := 0
+	for _, r := range recs {
+		if r.Proto != model.ProtoAGUI || agui.Known(r.Event.EventType()) {
+			n++
+		}
+	}
+	return n
+}
+
+// resembleBytes is how much of a file is read to say what it looks like.
+const resembleBytes = 64 << 10
+
+// notKnown is the error for a file with content that gave no event: it
+// says what the file looks like instead of showing an empty result. An
+// empty file (a log about to be written), standard input and the demo
+// give none.
+func notKnown(src *Source) error {
+	if src.Kind != KindEventLog || !src.Regular || src.Size == 0 {
+		return nil
+	}
+	f, err := os.Open(src.Arg)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, resembleBytes)
+	k, _ := io.ReadFull(f, head)
+	if len(bytes.TrimSpace(head[:k])) == 0 {
+		return nil
+	}
+	like := sources.Resembles(src.Arg, head[:k])
+	if like == "" {
+		return BadInput(fmt.Errorf("%s is not an event log agentwatch knows: nothing in it is an event", src.Name()))
+	}
+	return BadInput(fmt.Errorf("%s is not an event log agentwatch knows; it looks like %s", src.Name(), like))
 }

@@ -24,7 +24,9 @@ configuration folder, the first of $CLAUDE_CONFIG_DIR, ~/.claude and
 ~/.config/claude that has one; <project> is the project's path with every
 character but a letter or a digit made "-". --all opens every project's
 sessions. FOLDER names the configuration folder, its projects folder or one
-project's folder instead. Subagents' files are not shown yet.
+project's folder instead. A subagent's file (in the session's own folder,
+or agent-<id>.jsonl beside it) is read with its session: its steps show
+under the Task or Agent step that started it, as it works.
 
 Each row says what Claude Code does with the session now, from its registry
 of running sessions (sessions/<pid>.json in the same configuration folder),

@@ -64,7 +64,8 @@ scripts and CI.`,
 	root.AddCommand(newFoldCommand(a), newValidateCommand(a), newStepsCommand(a),
 		newTailCommand(a), newConnectCommand(a), newCompactCommand(a),
 		newReplayCommand(a), newACPCommand(a), newThreadsCommand(a),
-		newServeCommand(a), newOTLPCommand(a), newClaudeCommand(a), newCodexCommand(a))
+		newServeCommand(a), newOTLPCommand(a), newClaudeCommand(a), newCodexCommand(a),
+		newCopilotCommand(a), newGeminiCommand(a), newAgentsCommand(a))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return app.BadInput(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
