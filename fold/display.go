@@ -75,7 +75,8 @@ func keyPhase(sub, name string) itemKey {
 // keyOf is the key an item was added under (zero for items without one).
 func keyOf(it *model.Item) itemKey {
 	switch it.Kind {
-	case model.ItemMessage, model.ItemReasoning, model.ItemActivity:
+	case model.ItemMessage, model.ItemReasoning, model.ItemActivity, model.ItemPlan:
+		// A plan is an activity of its own kind (plan_activity.go).
 		return keyMsg(it.ID)
 	case model.ItemToolCall:
 		return keyTool(it.ID)
@@ -353,6 +354,9 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			d.snapshotMessage(c, f, &e.Messages[i], kinds)
 		}
 	case *agui.ActivitySnapshot:
+		if e.ActivityType == PlanActivity && d.planActivity(c, f, e, sub) {
+			break
+		}
 		key := keyMsg(e.MessageID)
 		if it := d.item(key); it != nil {
 			if e.Replace == nil || *e.Replace {

@@ -78,10 +78,15 @@ func (a *App) panelStep() *model.Step {
 // sizes the transcript, to none.
 func (a *App) drawTranscript(c *canvas, l screenLayout) {
 	title := "transcript"
+	t := a.threadTitle()
+	if strings.HasPrefix(t, "“") {
+		// One thread's title says more than its file's name: it goes first.
+		title, t = title+" · "+t, ""
+	}
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
 	}
-	if t := a.threadTitle(); t != "" {
+	if t != "" {
 		title += " · " + t
 	}
 	word := ""

@@ -434,7 +434,15 @@ func (a *App) threadTitle() string {
 		return ""
 	}
 	tv, ok := a.mode.(*threadsView)
-	if !ok || tv.cur == nil || tv.set.Len() < 2 {
+	if !ok || tv.cur == nil || tv.set.Len() < 1 {
+		return ""
+	}
+	if tv.set.Len() == 1 {
+		// One thread: its title says more than its file's name (an agent's
+		// session file is named by an id).
+		if t := tv.cur.Title(); t != "" {
+			return "“" + ansi.Truncate(strings.Join(strings.Fields(Plain(t)), " "), 60, "…") + "”"
+		}
 		return ""
 	}
 	// A thread that appeared or woke up is said first: it is news, and a

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/todos"
 	"github.com/agentwatch/agentwatch/model"
 )
 
@@ -55,6 +56,10 @@ func (t *Translator) call(b *Block, msg string, at time.Time) {
 		t.emit(at, map[string]any{"type": "TOOL_CALL_ARGS", "toolCallId": b.ID, "delta": string(b.Input)})
 	}
 	t.emit(at, map[string]any{"type": "TOOL_CALL_END", "toolCallId": b.ID})
+	if entries, ok := todos.Plan(name, b.Input); ok {
+		// The to-do list is the plan, shown as one beside its step.
+		t.emit(at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "plan" + t.agent, "activityType": "plan", "content": todos.Content(entries)})
+	}
 	if len(t.calls) < maxRemembered {
 		t.calls[b.ID] = name
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/todos"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
@@ -153,6 +154,10 @@ func (t *Translator) startCall(at time.Time, id, name, args, loc string) {
 		t.emit(at, map[string]any{"type": agui.TypeToolCallArgs, "toolCallId": id, "delta": args})
 	}
 	t.emit(at, map[string]any{"type": agui.TypeToolCallEnd, "toolCallId": id})
+	if entries, ok := todos.Plan(name, []byte(args)); ok {
+		// update_plan's plan is the plan, shown as one beside its step.
+		t.emit(at, map[string]any{"type": agui.TypeActivitySnapshot, "messageId": "plan", "activityType": "plan", "content": todos.Content(entries)})
+	}
 	t.calls[id] = &call{name: name}
 }
 

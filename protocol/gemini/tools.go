@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/todos"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -64,6 +65,10 @@ func (t *Translator) startCall(at time.Time, msg string, c *ToolCall) {
 		t.emit(at, map[string]any{"type": agui.TypeToolCallArgs, "toolCallId": c.ID, "delta": string(args)})
 	}
 	t.emit(at, map[string]any{"type": agui.TypeToolCallEnd, "toolCallId": c.ID})
+	if entries, ok := todos.Plan(name, c.Args); ok {
+		// write_todos's list is the plan, shown as one beside its step.
+		t.emit(at, map[string]any{"type": agui.TypeActivitySnapshot, "messageId": "plan", "activityType": "plan", "content": todos.Content(entries)})
+	}
 }
 
 // location is what a tool acts on, read from its arguments ("" when they
