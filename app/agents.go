@@ -41,6 +41,10 @@ const (
 type agentWatch struct {
 	kind agentKind
 	dir  string
+	// changed, when set, is when the follower last saw a session's file
+	// change (ok false when it never looked): a session it knows of is
+	// not looked at again to tell whether it is being written.
+	changed func(path string) (at time.Time, ok bool)
 }
 
 // claudeWatch is the registry of the Claude Code configuration folder
@@ -78,7 +82,7 @@ func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 			s, ok := reg[strings.TrimSuffix(filepath.Base(p), ".jsonl")]
 			switch {
 			case !ok:
-				out[p] = fileState(p, now)
+				out[p] = w.fileState(p, now)
 			case s.Live == sources.LivenessUnknown:
 				out[p] = model.AgentUnknown
 			default:
@@ -94,7 +98,7 @@ func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 			if locks[codexThreadID(p)] {
 				out[p] = model.AgentOpen // its last turn says whether it works
 			} else {
-				out[p] = fileState(p, now)
+				out[p] = w.fileState(p, now)
 			}
 		}
 	}
@@ -119,13 +123,29 @@ func ClaudeStatus(status string) model.AgentState {
 }
 
 // fileState is the state of a session no running agent lists: working
-// while its file changed less than writingFor ago, else ended.
-func fileState(path string, now time.Time) model.AgentState {
-	st, err := os.Stat(path)
-	if err == nil && now.Sub(st.ModTime()) < writingFor {
+// while its file changed less than writingFor ago, else ended. When the
+// folder's follower saw the file last change, that is asked, not the file.
+func (w *agentWatch) fileState(path string, now time.Time) model.AgentState {
+	var mod time.Time
+	if at, ok := w.changedAt(path); ok {
+		mod = at
+	} else if st, err := os.Stat(path); err == nil {
+		mod = st.ModTime()
+	} else {
+		return model.AgentEnded
+	}
+	if now.Sub(mod) < writingFor {
 		return model.AgentWorking
 	}
 	return model.AgentEnded
+}
+
+// changedAt is w.changed's word on path, none when it has none.
+func (w *agentWatch) changedAt(path string) (time.Time, bool) {
+	if w.changed == nil {
+		return time.Time{}, false
+	}
+	return w.changed(path)
 }
 
 // codexThreadID is the thread id in a rollout's name,

@@ -79,29 +79,41 @@ type folderList struct {
 
 // listClaudeFolder lists the sessions of the Claude Code configuration
 // folder dir as agentwatch claude --all does for its thread list: it
-// identifies the folder, follows it and folds what comes, until every
-// session has a row with its title.
-func listClaudeFolder(tb testing.TB, dir string) folderList {
+// identifies the folder and follows it as the screen does, folding what
+// records come, until every session has a row (from its glance, or from
+// its fold). rows are the titles by file.
+func listClaudeFolder(tb testing.TB, a *App, dir string) (folderList, map[string]string) {
 	var out folderList
 	read0 := readBytes()
 	start := time.Now()
-	a := New(&Options{})
 	src, err := a.ClaudeSessions(dir, true)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
+	fo := a.folderOptions(src)
+	if src.glance {
+		glanceOptions(ctx, &fo)
+	}
+	batches, events := sources.FollowFolder(ctx, src.followed(), fo)
+	if src.glance {
+		batches = src.projects.noting(ctx, batches)
+	}
 	go func() {
 		for range events {
 		}
 	}()
 	ts := fold.NewThreads(fold.Options{})
+	rows := map[string]string{}
 	done := map[string]bool{}
 	for b := range batches {
+		if b.Glance != nil {
+			rows[b.Source] = b.Glance.Title
+			done[b.Source] = true
+		}
 		ts.Apply(b.Source, b.Records...)
-		if out.first == 0 && ts.Len() > 0 {
+		if out.first == 0 && (ts.Len() > 0 || len(rows) > 0) {
 			out.first = time.Since(start)
 		}
 		if b.Size > 0 && b.Read >= b.Size {
@@ -112,28 +124,41 @@ func listClaudeFolder(tb testing.TB, dir string) folderList {
 		}
 	}
 	for _, th := range ts.List() {
-		if th.Title() != "" {
-			out.rows++
-		}
+		rows[th.Source] = th.Title()
 	}
+	out.rows = len(rows)
 	out.complete = time.Since(start)
 	out.read = readBytes() - read0
 	cancel()
 	for range batches {
 	}
-	return out
+	return out, rows
 }
 
 // BenchmarkClaudeFolderList times the thread list of a generated Claude
 // Code folder of 5,000 sessions across 50 projects (claudegen.Default,
 // about 0.6 GB): the time to its first rows, to every session's row, and
-// the bytes read.
+// the bytes read. Glanced is the screen's way (heads and tails, a session
+// folded when opened); folded, every session tailed and folded, as the
+// headless views still do.
 func BenchmarkClaudeFolderList(b *testing.B) {
+	for _, glance := range []bool{true, false} {
+		name := "glanced"
+		if !glance {
+			name = "folded"
+		}
+		b.Run(name, func(b *testing.B) { benchFolderList(b, glance) })
+	}
+}
+
+func benchFolderList(b *testing.B, glance bool) {
 	dir, _ := bigClaudeFolder(b)
 	b.ReportAllocs()
 	var l folderList
 	for b.Loop() {
-		l = listClaudeFolder(b, dir)
+		a := New(&Options{})
+		a.glanceAlways = glance
+		l, _ = listClaudeFolder(b, a, dir)
 	}
 	b.ReportMetric(float64(l.first.Milliseconds()), "ms-first-rows")
 	b.ReportMetric(float64(l.complete.Milliseconds()), "ms-complete")

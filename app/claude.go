@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Claude Code keeps a session per file, projects/<encoded cwd>/<sessionId>.jsonl,
@@ -195,6 +196,9 @@ func globEscape(path string) string {
 type projectLabels struct {
 	mu sync.Mutex
 	of map[string]string
+	// changed is when each glanced session's file last changed, as the
+	// folder's follower saw (bigfolder.go).
+	changed map[string]time.Time
 }
 
 func newProjectLabels() *projectLabels { return &projectLabels{of: map[string]string{}} }
