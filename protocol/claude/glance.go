@@ -7,6 +7,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/agentwatch/agentwatch/model"
@@ -29,11 +30,7 @@ func Glance(head, tail []byte) model.Glance {
 			named, rank = s, r
 		}
 	}
-	titled := func(b []byte) bool {
-		return bytes.Contains(b, []byte(`"custom-title"`)) || bytes.Contains(b, []byte(`"ai-title"`)) || bytes.Contains(b, []byte(`"type":"summary"`))
-	}
 	scan := func(b []byte, isHead bool) {
-		titles := titled(b)
 		for len(b) > 0 {
 			i := bytes.IndexByte(b, '\n')
 			line := b
@@ -42,7 +39,7 @@ func Glance(head, tail []byte) model.Glance {
 			} else {
 				b = nil
 			}
-			if isHead && g.ID != "" && g.Project != "" && !g.First.IsZero() && promptFound && !titles {
+			if isHead && g.ID != "" && g.Project != "" && !g.First.IsZero() && promptFound {
 				return
 			}
 			chained := bytes.Contains(line, []byte(`"type":"user"`)) || bytes.Contains(line, []byte(`"type":"assistant"`)) || bytes.Contains(line, []byte(`"type":"system"`))
@@ -61,7 +58,7 @@ func Glance(head, tail []byte) model.Glance {
 				g.ID = stringMember(line, "sessionId")
 			}
 			userLine := bytes.Contains(line, []byte(`"type":"user"`))
-			if !(titles && titled(line)) && (promptFound || !userLine) {
+			if !isTitle(line) && (promptFound || !userLine) {
 				continue
 			}
 			var l Line
@@ -88,12 +85,56 @@ func Glance(head, tail []byte) model.Glance {
 		}
 	}
 	scan(head, true)
-	scan(tail, false)
+	// The tail is not walked line by line: its titles are found by their
+	// markers, and its last time from its end.
+	for _, b := range [][]byte{head, tail} {
+		var titleLines []int // where they start in b, in the file's order
+		for _, m := range [][]byte{[]byte(`-title"`), []byte(`"type":"summary"`)} {
+			for off := 0; ; {
+				i := bytes.Index(b[off:], m)
+				if i < 0 {
+					break
+				}
+				titleLines = append(titleLines, bytes.LastIndexByte(b[:off+i], '\n')+1)
+				off += i + len(m)
+			}
+		}
+		slices.Sort(titleLines)
+		for _, start := range slices.Compact(titleLines) {
+			end := bytes.IndexByte(b[start:], '\n')
+			if end < 0 {
+				end = len(b) - start
+			}
+			if line := b[start : start+end]; isTitle(line) {
+				scan(line, false)
+			}
+		}
+	}
+	for b := bytes.TrimRight(tail, "\n"); len(b) > 0; {
+		i := bytes.LastIndexByte(b, '\n')
+		line := b[i+1:]
+		b = b[:max(i, 0)]
+		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) && !bytes.Contains(line, []byte(`"type":"system"`)) {
+			continue
+		}
+		if at := parseTime(stringMember(line, "timestamp")); !at.IsZero() {
+			if g.First.IsZero() {
+				g.First = at
+			}
+			g.Last = at
+			break
+		}
+	}
 	g.Title = named
 	if g.Title == "" && promptFound {
 		g.Title = strings.Join(strings.Fields(prompt), " ")
 	}
 	return g
+}
+
+// isTitle reports whether a line may be one that titles the session.
+func isTitle(line []byte) bool {
+	return bytes.Contains(line, []byte(`"custom-title"`)) || bytes.Contains(line, []byte(`"ai-title"`)) || bytes.Contains(line, []byte(`"type":"summary"`))
 }
 
 // hasResult reports whether blocks hold a tool's result.
