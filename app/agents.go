@@ -51,6 +51,10 @@ type agentWatch struct {
 	// ended remembers, by file, whether a Copilot session's last line
 	// ended it, and the size and time it had then.
 	ended map[string]endedLook
+	// changed, when set, is when the follower last saw a session's file
+	// change (ok false when it never looked): a session it knows of is
+	// not looked at again to tell whether it is being written.
+	changed func(path string) (at time.Time, ok bool)
 }
 
 // claudeWatch is the registry of the Claude Code configuration folder
@@ -87,7 +91,7 @@ func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 		}
 	case agentGemini:
 		for _, p := range paths {
-			if fileState(p, now) == model.AgentWorking {
+			if w.fileState(p, now) == model.AgentWorking {
 				out[p] = model.AgentWorking
 			}
 		}
@@ -100,7 +104,7 @@ func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 			s, ok := reg[strings.TrimSuffix(filepath.Base(p), ".jsonl")]
 			switch {
 			case !ok:
-				out[p] = fileState(p, now)
+				out[p] = w.fileState(p, now)
 			case s.Live == sources.LivenessUnknown:
 				out[p] = model.AgentUnknown
 			default:
@@ -116,7 +120,7 @@ func (w *agentWatch) states(paths []string, now time.Time) model.AgentStates {
 			if locks[codexThreadID(p)] {
 				out[p] = model.AgentOpen // its last turn says whether it works
 			} else {
-				out[p] = fileState(p, now)
+				out[p] = w.fileState(p, now)
 			}
 		}
 	}
@@ -141,13 +145,29 @@ func ClaudeStatus(status string) model.AgentState {
 }
 
 // fileState is the state of a session no running agent lists: working
-// while its file changed less than writingFor ago, else ended.
-func fileState(path string, now time.Time) model.AgentState {
-	st, err := os.Stat(path)
-	if err == nil && now.Sub(st.ModTime()) < writingFor {
+// while its file changed less than writingFor ago, else ended. When the
+// folder's follower saw the file last change, that is asked, not the file.
+func (w *agentWatch) fileState(path string, now time.Time) model.AgentState {
+	var mod time.Time
+	if at, ok := w.changedAt(path); ok {
+		mod = at
+	} else if st, err := os.Stat(path); err == nil {
+		mod = st.ModTime()
+	} else {
+		return model.AgentEnded
+	}
+	if now.Sub(mod) < writingFor {
 		return model.AgentWorking
 	}
 	return model.AgentEnded
+}
+
+// changedAt is w.changed's word on path, none when it has none.
+func (w *agentWatch) changedAt(path string) (time.Time, bool) {
+	if w.changed == nil {
+		return time.Time{}, false
+	}
+	return w.changed(path)
 }
 
 // codexThreadID is the thread id in a rollout's name,

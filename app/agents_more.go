@@ -79,6 +79,9 @@ func lastLineType(path string, size int64) string {
 // each file is asked of the watch whose folder holds it.
 func (w *agentWatch) mixedStates(paths []string, now time.Time, out model.AgentStates) {
 	for _, part := range w.parts {
+		if part.changed == nil {
+			part.changed = w.changed // what the follower saw is the whole folder's
+		}
 		var mine []string
 		for _, p := range paths {
 			if within(part.root, p) {

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -85,16 +84,7 @@ func TestClaudeAgentStates(t *testing.T) {
 	if src.agents == nil || src.agents.dir != filepath.Join(config, "claude", "sessions") {
 		t.Fatalf("agents %+v, want the copy's sessions folder", src.agents)
 	}
-	var paths []string
-	for _, p := range src.projects.paths() {
-		if strings.Contains(p, "7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23") { // the session the stale entry names
-			paths = append(paths, p)
-		}
-	}
-	if len(paths) != 1 {
-		t.Fatalf("sessions %v", src.projects.paths())
-	}
-	path := paths[0]
+	path := fixtureSessionPath(t, src.projects.paths())
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +92,7 @@ func TestClaudeAgentStates(t *testing.T) {
 	later := st.ModTime().Add(time.Hour)
 	state := func(now time.Time) model.AgentState {
 		t.Helper()
-		return src.agents.states(paths, now)[path]
+		return src.agents.states([]string{path}, now)[path]
 	}
 	if got := state(later); got != model.AgentEnded {
 		t.Errorf("with only a stale entry: %v, want ended", got)
@@ -202,12 +192,7 @@ func TestAgentStatesWatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := ""
-	for _, p := range src.projects.paths() {
-		if strings.Contains(p, claudeFixtureSession) {
-			path = p
-		}
-	}
+	path := fixtureSessionPath(t, src.projects.paths())
 	st, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -244,4 +229,18 @@ func TestAgentStatesWatch(t *testing.T) {
 	cancel()
 	for range states { // closes once ctx ends
 	}
+}
+
+// fixtureSessionPath is the path of the fixture's session
+// claudeFixtureSession among the sessions learnt (the fixture holds
+// another project's session too, whose state no test registers).
+func fixtureSessionPath(t *testing.T, paths []string) string {
+	t.Helper()
+	for _, p := range paths {
+		if filepath.Base(p) == claudeFixtureSession+".jsonl" {
+			return p
+		}
+	}
+	t.Fatalf("no session %s among %v", claudeFixtureSession, paths)
+	return ""
 }

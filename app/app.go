@@ -25,6 +25,9 @@ type App struct {
 	// openHead opens a file to read its first bytes, when a source is
 	// identified: os.Open, or a test's counter.
 	openHead func(path string) (io.ReadCloser, error)
+	// glanceAlways lists a Claude Code folder's sessions from glances off
+	// the screen too (bigfolder.go): tests and benchmarks set it.
+	glanceAlways bool
 }
 
 // defaultResumeMinBytes is resumeMinBytes for every App but a test's.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Claude Code keeps a session per file, projects/<encoded cwd>/<sessionId>.jsonl,
@@ -198,6 +199,9 @@ type projectLabels struct {
 	// marks name the agent of each folder of sessions, when the folder
 	// holds several agents' (agentwatch agents): a label starts with it.
 	marks []agentMark
+	// changed is when each glanced session's file last changed, as the
+	// folder's follower saw (bigfolder.go).
+	changed map[string]time.Time
 }
 
 // agentMark is an agent's name and the folder of its sessions.

@@ -40,7 +40,7 @@ func (a *App) viewFolder(src *Source) error {
 		}
 		errs <- nil
 	}()
-	err := a.watch(ctx, src.Arg, batches, nil, true, nil, nil, nil)
+	err := a.watch(ctx, src.Arg, batches, nil, true, nil, nil, nil, nil)
 	stop()
 	for range batches {
 	}

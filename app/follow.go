@@ -37,7 +37,7 @@ func (a *App) Follow(ctx context.Context, src *Source) error {
 		}
 	}
 	batches, status := rv.follow(ctx, opts, src.Arg)
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv, nil, nil)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), status, false, rv, nil, nil, nil)
 }
 
 // tailStatuses says each tail event in the words of the title bar.
@@ -72,12 +72,25 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	if opts.screen() && !opts.Plain {
 		tuneForScreen(src.Size)
 	}
-	batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
+	fo := a.folderOptions(src)
+	var open func(string)
+	if src.glance {
+		open = glanceOptions(ctx, &fo)
+	}
+	batches, events := sources.FollowFolder(ctx, src.followed(), fo)
+	if src.glance {
+		batches = src.projects.noting(ctx, batches)
+		if src.agents != nil {
+			w := *src.agents
+			w.changed = src.projects.changedAt
+			src.agents = &w
+		}
+	}
 	var states <-chan model.AgentStates
 	if opts.screen() && !opts.Plain {
 		states = agentStates(ctx, src.agents, src.projects.paths, time.Now, agentsEvery)
 	}
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project, states)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project, states, open)
 }
 
 // folderOptions are how the folder src is followed: its files there when

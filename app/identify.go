@@ -202,6 +202,10 @@ func (a *App) identifyListed(arg, glob string) (*Source, error) {
 	}
 	paths = slices.DeleteFunc(paths, claudeIgnored)
 	src := &Source{Kind: KindFolder, Arg: arg, Found: true, follow: glob, ignore: claudeIgnored, projects: newProjectLabels()}
+	if a.glancing() {
+		listGlanced(src, paths)
+		return src, nil
+	}
 	a.lookAll(src, paths)
 	return src, nil
 }

@@ -110,6 +110,10 @@ type Source struct {
 	// agents is where the state of each of its sessions is learnt, when
 	// they are an agent's (agents.go); nil otherwise.
 	agents *agentWatch
+	// glance says the folder's sessions are listed from glances at their
+	// heads and tails and folded only when opened (a screen's, bigfolder.go);
+	// its files were not looked at when it was identified.
+	glance bool
 }
 
 // followed is what a folder source is followed by: its glob, or Arg.

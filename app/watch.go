@@ -21,7 +21,7 @@ import (
 // It draws the screen, or prints lines with --plain or when the output is
 // not a terminal, and records what arrives first when asked to.
 func (a *App) Watch(parent context.Context, title string, src <-chan model.Batch, status <-chan string) (err error) {
-	return a.watch(parent, title, src, status, false, nil, nil, nil)
+	return a.watch(parent, title, src, status, false, nil, nil, nil, nil)
 }
 
 // watch is Watch; folder says the batches come from several files, so
@@ -29,8 +29,9 @@ func (a *App) Watch(parent context.Context, title string, src <-chan model.Batch
 // from the view's threads and keeps where it left off when it quits.
 // project names the project of a source's threads, for the thread list
 // (nil when sources have none); agents brings the states of the sessions
-// of an agent's folder as they change (nil when it is none).
-func (a *App) watch(parent context.Context, title string, src <-chan model.Batch, status <-chan string, folder bool, resume *resumeView, project func(source string) string, agents <-chan model.AgentStates) (err error) {
+// of an agent's folder as they change (nil when it is none); open asks for
+// a glanced file to be folded (nil when no file is glanced at).
+func (a *App) watch(parent context.Context, title string, src <-chan model.Batch, status <-chan string, folder bool, resume *resumeView, project func(source string) string, agents <-chan model.AgentStates, open func(string)) (err error) {
 	opts := a.Options
 	if err := opts.CheckLayout(); err != nil {
 		return err
@@ -72,7 +73,7 @@ func (a *App) watch(parent context.Context, title string, src <-chan model.Batch
 		return printLines(opts, fold.NewThreads(fo), in, folder)
 	}
 	file := func(source string) string { return fileOf(opts, source, folder) }
-	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title, Filter: opts.Filter, Project: project, Bell: opts.Bell,
+	app := tui.NewThreadsApp(fold.NewThreads(fo), in, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Clipboard: localClipboard(), Title: title, Filter: opts.Filter, Project: project, Open: open, Bell: opts.Bell,
 		Window: window.Options{Reader: a.fileReaders(file), Checkpoint: resume.keeper(a, fo)}})
 	prog := newProgram(app, opts, tea.WithContext(ctx))
 	go prog.Send(tea.RequestBackgroundColor()) // light or dark markdown theme

@@ -80,4 +80,9 @@ type Batch struct {
 	// stands for a line over the size limit whose end is not read yet, or
 	// one that says a JSON array broke, after which nothing is read.
 	End int64
+	// Glance, in a batch without records, says what a look at the head and
+	// tail of a file that is not folded found (a big folder's session,
+	// listed until it is opened); a later glance of the same source
+	// replaces it.
+	Glance *Glance
 }

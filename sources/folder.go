@@ -52,6 +52,19 @@ type FolderOptions struct {
 	// FollowFolder follows a glob: files of one kind kept in folders of
 	// different depths (Codex's dated sessions and its archived ones).
 	Also []string
+	// Glance, when set, makes the folder list its files rather than fold
+	// them: a file is not tailed but glanced at (its first
+	// GlanceHeadBytes and last GlanceTailBytes, whole lines only, handed
+	// to Glance) when it is found and again whenever it changes, and what
+	// Glance returns is sent as a batch without records (model.Batch's
+	// Glance). A file whose glance is not ok, and a file Open names, is
+	// tailed from its start as without Glance. No file's head is read to
+	// judge it: every non-empty file is taken.
+	Glance func(path string, head, tail []byte) (model.Glance, bool)
+	// Open names glanced files to fold from now on (by path as the folder
+	// or pattern names them): each is tailed from its start, and its
+	// records follow its glances.
+	Open <-chan string
 }
 
 // FolderEvent is news about one file of a followed folder: exactly one of
@@ -133,6 +146,8 @@ const (
 type folderFile struct {
 	state folderFileState
 	wake  chan struct{} // a followed file's tail's wake
+	// open, for a file glanced at and not folded yet, is closed to fold it.
+	open chan struct{}
 }
 
 // folderNews is a FolderEvent waiting to be sent, and for an Added event the
@@ -140,6 +155,10 @@ type folderFile struct {
 type folderNews struct {
 	ev   FolderEvent
 	tail *tailer
+	// glance starts the file's glances rather than its tail; open is the
+	// file's folderFile.open.
+	glance     bool
+	wake, open chan struct{}
 }
 
 // folder is the state of a FollowFolder, owned by its run goroutine.
@@ -164,12 +183,14 @@ type folder struct {
 	// known are opts.Known not used yet, until the first listing is done:
 	// what a caller knew holds only for the files there at the start.
 	known map[string]Verdict
+	// glancing holds a token for each glance under way (glanceAtOnce).
+	glancing chan struct{}
 }
 
 func newFolder(pattern string, opts FolderOptions) *folder {
 	pattern = filepath.Clean(pattern)
 	f := &folder{dir: pattern, opts: opts, files: map[string]*folderFile{}, unheard: map[string]bool{},
-		known: make(map[string]Verdict, len(opts.Known))}
+		known: make(map[string]Verdict, len(opts.Known)), glancing: make(chan struct{}, glanceAtOnce)}
 	for p, v := range opts.Known {
 		f.known[filepath.Clean(p)] = v
 	}
@@ -235,9 +256,17 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 		case <-ctx.Done():
 			return
 		case send <- ev:
-			t := f.queue[0].tail
+			n := f.queue[0]
+			t := n.tail
 			f.queue[0] = folderNews{}
 			f.queue = f.queue[1:]
+			if n.glance && ctx.Err() == nil {
+				tails.Add(1)
+				go func() {
+					defer tails.Done()
+					f.glanceFile(ctx, ev.Path, n.wake, n.open, out, events)
+				}()
+			}
 			if t != nil && ctx.Err() == nil {
 				tails.Add(1)
 				go func() {
@@ -270,6 +299,15 @@ func (f *folder) run(ctx context.Context, out chan<- model.Batch, events chan<- 
 				f.wakeAll()
 				f.scan(false)
 				f.recheckPending()
+			}
+		case p, ok := <-f.opts.Open:
+			if !ok {
+				f.opts.Open = nil
+				continue
+			}
+			if ff := f.files[filepath.Clean(p)]; ff != nil && ff.open != nil {
+				close(ff.open)
+				ff.open = nil
 			}
 		case <-tick.C:
 			f.tick()
@@ -432,6 +470,17 @@ func (f *folder) consider(path string) {
 	if f.opts.Ignore != nil && f.opts.Ignore(path) {
 		return
 	}
+	if f.opts.Glance != nil {
+		switch st, err := os.Stat(path); {
+		case err != nil:
+			delete(f.files, path)
+		case st.Mode().IsRegular() && st.Size() == 0:
+			f.files[path] = &folderFile{state: filePending}
+		case st.Mode().IsRegular():
+			f.glanceAt(path)
+		}
+		return
+	}
 	v, why := f.judge(path)
 	switch v {
 	case sniffLog:
@@ -468,6 +517,14 @@ func (f *folder) follow(path string) {
 		Wake:          ff.wake,
 	})
 	f.queue = append(f.queue, folderNews{ev: FolderEvent{Path: path, Added: true}, tail: t})
+}
+
+// glanceAt queues the file's Added event; its glances start once that is
+// sent.
+func (f *folder) glanceAt(path string) {
+	ff := &folderFile{state: fileFollowed, wake: make(chan struct{}, 1), open: make(chan struct{})}
+	f.files[path] = ff
+	f.queue = append(f.queue, folderNews{ev: FolderEvent{Path: path, Added: true}, glance: true, wake: ff.wake, open: ff.open})
 }
 
 // wakeAll wakes every followed file's tail.

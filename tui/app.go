@@ -69,6 +69,11 @@ type AppOptions struct {
 	// file's name; "" or a nil Project shows the file. It is called on the
 	// screen's goroutine, so it only looks up what is known already.
 	Project func(source string) string
+	// Open asks for the file source, listed from its glances (a big
+	// folder's session, model.Batch's Glance), to be folded: its records
+	// then come as any source's do. It is called on the screen's
+	// goroutine and must not wait.
+	Open func(source string)
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus

@@ -186,7 +186,7 @@ func (a *App) clearOrBack() {
 		a.setFilter(clearFilter)
 		return
 	}
-	if tv, ok := a.mode.(*threadsView); ok && tv.set.Len() > 1 {
+	if tv, ok := a.mode.(*threadsView); ok && tv.total() > 1 {
 		tv.chosen, tv.listing = true, true
 		a.refreshList(tv)
 		tv.selectRow(tv.cur)

@@ -80,5 +80,5 @@ func (a *App) manyThreads() bool {
 // (not replayed): the thread list is there to go back to.
 func (a *App) manyThreadsLive() bool {
 	tv, ok := a.mode.(*threadsView)
-	return ok && tv.set.Len() > 1
+	return ok && tv.total() > 1
 }

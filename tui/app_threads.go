@@ -74,6 +74,17 @@ type threadsView struct {
 	// asking are the threads that started waiting for the person since
 	// they last selected or opened them.
 	asking map[*fold.Thread]bool
+	// glances are the files of a big folder listed from what their heads
+	// and tails say (app_glances.go), by source, in glanceOrder; folded
+	// are the sources whose records came, whose threads list them from
+	// then on; empty is the stand-ins' fold, which nothing folds into.
+	glances     map[string]*glanced
+	glanceOrder []*glanced
+	folded      map[string]bool
+	empty       *fold.Fold
+	// wanted is the source the person opened from its glance, until its
+	// thread comes.
+	wanted string
 }
 
 // threadScreen is what the App shows of one thread, kept while another
@@ -95,6 +106,9 @@ type threadRowCache struct {
 	title   string
 	// open says a run of the thread is open.
 	open bool
+	// glanced says the row is a glanced file's, not folded: its counts are
+	// not known.
+	glanced bool
 }
 
 // batchesMsg carries batches of several sources from the pump.
@@ -107,7 +121,7 @@ func NewThreadsApp(ts *fold.Threads, batches <-chan model.Batch, opts AppOptions
 	a := NewApp(fold.New(fold.Options{}), nil, opts)
 	tv := &threadsView{set: ts, batches: batches, list: threadlist.New(),
 		marked: map[*fold.Thread]bool{}, asking: map[*fold.Thread]bool{},
-		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}}
+		saved: map[*fold.Thread]*threadScreen{}, rows: map[*fold.Thread]threadRowCache{}, folded: map[string]bool{}}
 	a.mode = tv
 	a.afterThreads(tv, nil, nil)
 	return a
@@ -139,6 +153,12 @@ func (a *App) onBatches(msg batchesMsg) {
 			a.forget(tv, tv.set.Forget(b.Source))
 			touched = slices.DeleteFunc(touched, func(th *fold.Thread) bool { return th.Source == b.Source })
 		}
+		if b.Glance != nil {
+			tv.noteGlance(b.Source, b.Glance)
+		}
+		if len(b.Records) > 0 {
+			tv.folded[b.Source] = true
+		}
 		had := tv.set.Len()
 		for _, u := range tv.set.Apply(b.Source, b.Records...) {
 			if !slices.Contains(touched, u.Thread) {
@@ -150,6 +170,7 @@ func (a *App) onBatches(msg batchesMsg) {
 		}
 	}
 	a.afterThreads(tv, touched, fresh)
+	a.tookUp(tv, fresh)
 	a.checkpoint()
 	a.trimThreads(tv, touched)
 }
@@ -161,8 +182,8 @@ func (a *App) onBatches(msg batchesMsg) {
 // or wakes up is marked, and never takes the screen from the thread a
 // person reads.
 func (a *App) afterThreads(tv *threadsView, touched, fresh []*fold.Thread) {
-	n := tv.set.Len()
-	if tv.cur == nil && n > 0 {
+	n := tv.total()
+	if tv.cur == nil && tv.set.Len() > 0 {
 		th := tv.set.List()[0]
 		if again := tv.sameThread(tv.lost); again != nil {
 			th = again
@@ -265,6 +286,10 @@ func (a *App) showThread(tv *threadsView, th *fold.Thread) {
 
 // switchThread opens th by hand (or by follow): the screen stops choosing.
 func (a *App) switchThread(tv *threadsView, th *fold.Thread) {
+	if tv.glancedRow(th) != nil {
+		a.openGlanced(tv, th)
+		return
+	}
 	tv.chosen = true
 	tv.listing = false
 	a.showThread(tv, th)
@@ -277,9 +302,9 @@ func (a *App) refreshList(tv *threadsView) {
 	tv.order = tv.order[:0]
 	var states map[*fold.Thread]model.AgentState
 	if tv.agents != nil {
-		states = make(map[*fold.Thread]model.AgentState, tv.set.Len())
+		states = make(map[*fold.Thread]model.AgentState, tv.total())
 	}
-	for _, th := range tv.set.List() {
+	for _, th := range append(tv.set.List(), tv.unfolded()...) {
 		if tv.listed(th) {
 			tv.order = append(tv.order, th)
 			if states != nil {
@@ -291,8 +316,12 @@ func (a *App) refreshList(tv *threadsView) {
 	rows := make([]threadlist.Row, len(tv.order))
 	now := a.now()
 	for i, th := range tv.order {
-		c := tv.rows[th]
-		if c.lastSeq != th.LastSeq || c.title == "" {
+		c, gl := tv.rows[th], tv.glancedRow(th)
+		if gl != nil && c.title == "" {
+			c = threadRowCache{title: gl.g.Title, glanced: true}
+			tv.rows[th] = c
+		}
+		if gl == nil && (c.lastSeq != th.LastSeq || c.title == "") {
 			c = threadRowCache{lastSeq: th.LastSeq, runs: len(th.Fold.Runs()), steps: th.Fold.StepCount(), title: th.Title(),
 				failed: a.win.FailedForgotten(th.Fold), open: anyRunOpen(th.Fold)}
 			for _, s := range th.Fold.Steps() {
@@ -310,7 +339,7 @@ func (a *App) refreshList(tv *threadsView) {
 		if agent.Known() {
 			live = agent.Busy() // the agent's word, not the file's
 		}
-		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Project: project, Runs: c.runs, Steps: c.steps, Failed: c.failed,
+		rows[i] = threadlist.Row{ID: th.ID, Title: c.title, Source: th.Source, Project: project, Runs: c.runs, Steps: c.steps, Failed: c.failed, Unfolded: c.glanced,
 			First: th.First, Last: th.Last, Live: live, Agent: agent, Asking: tv.asking[th],
 			Marked: tv.marked[th], Current: th == tv.cur && tv.chosen}
 	}
@@ -363,7 +392,7 @@ func (a *App) activeAt(th *fold.Thread, now time.Time) bool {
 // in the list's order.
 func (a *App) stepThread(dir int) {
 	tv, ok := a.mode.(*threadsView)
-	if !ok || tv.set.Len() < 2 {
+	if !ok || tv.total() < 2 {
 		a.note = "one thread only: { and } step between the threads of a source of many"
 		return
 	}
@@ -408,9 +437,9 @@ func (a *App) drawList(c *canvas, tv *threadsView, l screenLayout) {
 	if l.listTitle.empty() {
 		return
 	}
-	title := "threads · " + strconv.Itoa(tv.set.Len())
+	title := "threads · " + strconv.Itoa(tv.total())
 	if !tv.filter.Empty() {
-		title = "threads · " + strconv.Itoa(len(tv.order)) + " of " + strconv.Itoa(tv.set.Len())
+		title = "threads · " + strconv.Itoa(len(tv.order)) + " of " + strconv.Itoa(tv.total())
 	}
 	if a.opts.Title != "" {
 		title += " · " + a.opts.Title
@@ -434,10 +463,10 @@ func (a *App) threadTitle() string {
 		return ""
 	}
 	tv, ok := a.mode.(*threadsView)
-	if !ok || tv.cur == nil || tv.set.Len() < 1 {
+	if !ok || tv.cur == nil || tv.total() < 1 {
 		return ""
 	}
-	if tv.set.Len() == 1 {
+	if tv.total() == 1 {
 		// One thread: its title says more than its file's name (an agent's
 		// session file is named by an id).
 		if t := tv.cur.Title(); t != "" {
@@ -451,7 +480,7 @@ func (a *App) threadTitle() string {
 	if n := len(tv.marked); n > 0 {
 		s = "◆ " + strconv.Itoa(n) + " new or active (esc: list) · "
 	}
-	s += threadName(tv.cur) + " · " + count(tv.set.Len(), "thread", "threads") + " · { }"
+	s += threadName(tv.cur) + " · " + count(tv.total(), "thread", "threads") + " · { }"
 	if tv.follow {
 		s += " · following"
 	}
@@ -504,7 +533,7 @@ func (a *App) openListed() {
 // toggleFollow starts or stops following the newest active thread.
 func (a *App) toggleFollow() {
 	tv, ok := a.mode.(*threadsView)
-	if !ok || tv.set.Len() < 2 {
+	if !ok || tv.total() < 2 {
 		a.note = "one thread only: F follows the newest active of a source's threads"
 		return
 	}

@@ -40,7 +40,7 @@ func (tv *threadsView) listed(th *fold.Thread) bool {
 // typed, or the one in force, and how many threads it keeps.
 func (a *App) listFilterLine(tv *threadsView) string {
 	s := &a.search
-	kept := count(len(tv.order), "thread", "threads") + " of " + thousands(tv.set.Len())
+	kept := count(len(tv.order), "thread", "threads") + " of " + thousands(tv.total())
 	if s.asking == inputThreads {
 		return a.inputView() + "   " + kept
 	}

@@ -49,6 +49,17 @@ func (t *Translator) user(l *Line, at time.Time) {
 	if results || l.IsMeta || l.IsSidechain {
 		return
 	}
+	text, ok := promptText(bs)
+	if !ok {
+		return
+	}
+	t.startRun(l, at)
+	t.message(at, "user-"+l.UUID, "user", text)
+}
+
+// promptText is the text of the message a prompt's blocks make (false
+// when they make none): its texts, and its pictures named.
+func promptText(bs []Block) (string, bool) {
 	var text []string
 	for _, b := range bs {
 		switch b.Type {
@@ -63,10 +74,9 @@ func (t *Translator) user(l *Line, at time.Time) {
 		}
 	}
 	if len(text) == 0 {
-		return
+		return "", false
 	}
-	t.startRun(l, at)
-	t.message(at, "user-"+l.UUID, "user", strings.Join(text, "\n\n"))
+	return strings.Join(text, "\n\n"), true
 }
 
 // message emits a whole text message.

@@ -53,6 +53,11 @@ func (l *List) prepare() {
 		c.text[colSteps] = strconv.Itoa(r.Steps)
 		c.text[colFailed] = strconv.Itoa(r.Failed)
 		c.dim[colFailed] = r.Failed == 0
+		if r.Unfolded {
+			for _, k := range []threadCol{colRuns, colSteps, colFailed} {
+				c.text[k], c.dim[k] = "-", true
+			}
+		}
 		c.text[colFirst], c.text[colLast] = threadTimes(r, newest)
 		c.text[colTook] = threadTook(r.First, r.Last)
 		for _, k := range []threadCol{colFirst, colLast, colTook} {

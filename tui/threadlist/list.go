@@ -27,6 +27,10 @@ type Row struct {
 	// Runs and Steps count the thread's runs and steps; Failed counts its
 	// failed steps.
 	Runs, Steps, Failed int
+	// Unfolded says the thread is listed from a glance at its file and not
+	// folded yet: its runs, steps and failures are not known, and show as
+	// "-".
+	Unfolded bool
 	// First and Last are the times of the thread's first and last records,
 	// zero when unknown.
 	First, Last time.Time
