@@ -18,7 +18,7 @@ var layers = []struct {
 	prefix string
 	layer  int
 }{
-	{"model", 0}, {"assets", 0}, {"internal/jsonwords", 0}, {"internal/piecewise", 0}, {"internal/sanitize", 0}, {"internal/words", 0}, {"internal/order", 0},
+	{"model", 0}, {"assets", 0}, {"internal/jsonwords", 0}, {"internal/piecewise", 0}, {"internal/sanitize", 0}, {"internal/words", 0}, {"internal/order", 0}, {"internal/todos", 0},
 	{"protocol", 1},
 	{"fold", 2},
 	{"window", 3},

@@ -92,6 +92,16 @@ func (t *Thread) Title() string {
 	return t.title
 }
 
+// Name is the title the thread was given, by its user or its agent (a
+// CUSTOM "title" event, an ACP session's title): Title without its
+// fallback to the first user message; "" when it was given none.
+func (t *Thread) Name() string {
+	if t.named != "" {
+		return t.named
+	}
+	return oneLine(t.Fold.Session().Title)
+}
+
 type threadKey struct{ source, id string }
 
 // sourceRoute is the routing state of one source.

@@ -77,25 +77,32 @@ func (a *App) panelStep() *model.Step {
 // the title line and the transcript. A pane laid out without rows still
 // sizes the transcript, to none.
 func (a *App) drawTranscript(c *canvas, l screenLayout) {
-	title := "transcript"
-	t := a.threadTitle()
-	if strings.HasPrefix(t, "“") {
-		// One thread's title says more than its file's name: it goes first.
-		title, t = title+" · "+t, ""
-	}
-	if a.opts.Title != "" {
-		title += " · " + a.opts.Title
-	}
-	if t != "" {
-		title += " · " + t
-	}
 	word := ""
 	if a.hidePanel {
 		word, _ = a.state().mark() // else the panel's header says it
 	}
-	title += a.titleNotes(word)
+	notes := a.titleNotes(word)
 	if d := a.droppedNote(); d != "" {
-		title += " · " + d
+		notes += " · " + d
+	}
+	title := "transcript"
+	t := a.threadTitle()
+	if strings.HasPrefix(t, "“") {
+		// One thread's title says more than its file's name (an agent's
+		// session file is named by an id), and the notes more than both:
+		// a narrow title bar cuts the end.
+		title += notes + " · " + t
+		if a.opts.Title != "" {
+			title += " · " + a.opts.Title
+		}
+	} else {
+		if a.opts.Title != "" {
+			title += " · " + a.opts.Title
+		}
+		if t != "" {
+			title += " · " + t
+		}
+		title += notes
 	}
 	c.putLine(l.transcriptTitle, titleLine(title, a.focus == focusTranscript, l.transcriptPane.w))
 	body := l.transcript

@@ -467,9 +467,9 @@ func (a *App) threadTitle() string {
 		return ""
 	}
 	if tv.total() == 1 {
-		// One thread: its title says more than its file's name (an agent's
-		// session file is named by an id).
-		if t := tv.cur.Title(); t != "" {
+		// One thread: the title it was given says more than its file's
+		// name (an agent's session file is named by an id).
+		if t := tv.cur.Name(); t != "" {
 			return "“" + ansi.Truncate(strings.Join(strings.Fields(Plain(t)), " "), 60, "…") + "”"
 		}
 		return ""

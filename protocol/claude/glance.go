@@ -110,7 +110,11 @@ func Glance(head, tail []byte) model.Glance {
 			}
 		}
 	}
-	for b := bytes.TrimRight(tail, "\n"); len(b) > 0; {
+	end := tail
+	if len(end) == 0 {
+		end = head // the whole file: its last time is at its end
+	}
+	for b := bytes.TrimRight(end, "\n"); len(b) > 0; {
 		i := bytes.LastIndexByte(b, '\n')
 		line := b[i+1:]
 		b = b[:max(i, 0)]

@@ -152,3 +152,25 @@ func TestSubagentFailed(t *testing.T) {
 		t.Fatalf("the failed call gave %v", recs)
 	}
 }
+
+// A glance at a session file whole (no tail) gives its first and last
+// times, its project and id, and its title as a fold gives it: the custom
+// title over the others.
+func TestGlanceWhole(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/claude/projects/-home-dev-app/7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := data[:bytes.LastIndexByte(data, '\n')+1]
+	g := Glance(whole, nil)
+	if g.ID != "7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23" || g.Project != "/home/dev/app" || g.Title != "Flaky retry test" {
+		t.Errorf("glance %+v", g)
+	}
+	if g.First.IsZero() || !g.Last.After(g.First) {
+		t.Errorf("first %v, last %v: the last line's time is later", g.First, g.Last)
+	}
+	half := bytes.LastIndexByte(whole[:len(whole)/2], '\n') + 1
+	if h := Glance(whole[:half], whole[half:]); !h.Last.Equal(g.Last) || h.Title != g.Title {
+		t.Errorf("head and tail: %+v, whole: %+v", h, g)
+	}
+}
