@@ -72,3 +72,47 @@ func TestSessionsGolden(t *testing.T) {
 		}
 	}
 }
+
+// moreSessions are the other agents' session fixtures, each with what
+// its tall screen must show.
+var moreSessions = []struct {
+	name, path string
+	want       []string
+}{
+	// A session whose Task calls ran subagents (one nested in another):
+	// the prompt a subagent was given is the task's, its steps set in
+	// under the step that started it.
+	{"claude-subagents", filepath.Join("..", "testdata", "claude", "projects", "-home-dev-api", "c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8.jsonl"),
+		[]string{"Subagent interrupted · Check the orders handler", "  ⊘ ▤ Read interrupted · /home/dev/api/orders.go"}},
+	{"copilot", filepath.Join("..", "testdata", "copilot", "session-state", "5d2c9a4e-7b31-4f0e-9c62-1a8e3f7b2d40", "events.jsonl"),
+		[]string{"Edited · /home/dev/shop/invoice/tax.go"}},
+	{"gemini", filepath.Join("..", "testdata", "gemini", "tmp", "e828acfc792e3bbcd2a6c6c35323cb44b7b438741c168c8ec59aefe347f193bb", "chats", "session-2026-04-20T09-15-8e2b7c14.jsonl"),
+		[]string{"codebase_investigator cancelled"}},
+}
+
+// TestMoreSessionsGolden draws the other agents' fixtures as
+// TestSessionsGolden does the first two.
+func TestMoreSessionsGolden(t *testing.T) {
+	for _, fx := range moreSessions {
+		recs := sessionRecords(t, fx.path)
+		last := recs[len(recs)-1].At
+		for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+			t.Run(fmt.Sprintf("%s_%dx%d", fx.name, sz[0], sz[1]), func(t *testing.T) {
+				opts := AppOptions{Title: filepath.Base(fx.path), Now: func() time.Time { return last.Add(time.Hour) }}
+				d := newThreadsApp(t, sz[0], sz[1], opts, model.Batch{Source: fx.path, Records: recs, Read: 100, Size: 100})
+				d.close(t)
+				got := d.screen(t)
+				golden.RequireEqual(t, got)
+				if sz[1] != 48 {
+					return
+				}
+				text := ansi.Strip(got)
+				for _, w := range fx.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("the screen shows no %q:\n%s", w, text)
+					}
+				}
+			})
+		}
+	}
+}

@@ -44,11 +44,14 @@ func (t *Transcript) keyOf(e int) renderKey {
 
 // renderedItem is an item's rows for one width, and what they depend on.
 type renderedItem struct {
-	version  uint64
-	stepSeq  uint64 // the step's LastSeq, for tool calls: steps change without the item
-	width    int
-	expanded bool
-	lines    []string
+	version uint64
+	stepSeq uint64 // the step's LastSeq, for tool calls: steps change without the item
+	// stepStatus is the step's status as drawn: a source that ended shows
+	// its open steps interrupted without changing them.
+	stepStatus model.Status
+	width      int
+	expanded   bool
+	lines      []string
 	// card is what the computer card drawn below a reply's last tool call
 	// depends on (zero for none); cardRows is its height at the end of
 	// lines, and cardStep the step it shows.
@@ -88,13 +91,15 @@ func (t *Transcript) lines(e int) []string {
 	i := en.item
 	it := t.items[i]
 	var stepSeq uint64
+	var status model.Status
 	if s := t.stepOf(it); s != nil {
 		stepSeq = s.LastSeq + 1 // 0 stays "no step"
+		status = s.Status
 	}
 	exp := it.Kind == model.ItemReasoning && t.expanded[it.Seq]
 	card := t.cardOf(i, false)
 	key := renderKey{seq: it.Seq, part: en.part}
-	if r, ok := t.cache[key]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.width == t.width && r.expanded == exp && r.card == card.key {
+	if r, ok := t.cache[key]; ok && r.version == it.Version && r.stepSeq == stepSeq && r.stepStatus == status && r.width == t.width && r.expanded == exp && r.card == card.key {
 		return r.lines
 	}
 	t.renders++
@@ -102,7 +107,7 @@ func (t *Transcript) lines(e int) []string {
 	if len(ls) == 0 {
 		ls = []string{strings.Repeat(" ", t.width)}
 	}
-	r := &renderedItem{version: it.Version, stepSeq: stepSeq, width: t.width, expanded: exp, lines: ls, card: card.key}
+	r := &renderedItem{version: it.Version, stepSeq: stepSeq, stepStatus: status, width: t.width, expanded: exp, lines: ls, card: card.key}
 	if card.key.seq != 0 {
 		card = t.cardOf(i, true)
 		g, _ := t.gutter()
@@ -177,6 +182,9 @@ func (t *Transcript) gutter() (int, bool) {
 	return gutterWidth, false
 }
 
+// maxNest is the most levels a subagent's step is set in by.
+const maxNest = 4
+
 // planRows bounds a plan drawn in the transcript.
 const planRows = 12
 
@@ -196,7 +204,9 @@ func (t *Transcript) render(it *model.Item, expanded bool, part int) []string {
 		return reasoningRows(text, first, w, pad, expanded)
 	case model.ItemToolCall:
 		if s := t.stepOf(it); s != nil {
-			return []string{pad + render.StepRow(s, w-g)}
+			// A subagent's step sits under the step that started it.
+			in := strings.Repeat("  ", min(s.Depth, maxNest))
+			return []string{pad + in + render.StepRow(s, w-g-len(in))}
 		}
 		return []string{dimLine(pad, "○ "+oneLine(it.Name), w)}
 	case model.ItemRun:
@@ -271,6 +281,12 @@ func (t *Transcript) renderMessage(it *model.Item, text string, first bool) []st
 
 // author is the gutter word for a message and its colour.
 func author(it *model.Item) (string, string) {
+	switch {
+	case it.SubagentRunID != "" && it.Role == "user":
+		return "task", styles.ParamDim // what the agent asked of its subagent
+	case it.SubagentRunID != "" && it.Role == "assistant":
+		return "sub", styles.ParamAgent
+	}
 	switch it.Role {
 	case "user":
 		return "you", styles.ParamYou
