@@ -58,7 +58,14 @@ func translateFamily(t *testing.T, parent, child []byte) []model.Record {
 	return out
 }
 
-func readChild(t *testing.T) []byte {
+// spawnSession is a session whose turn spawns thread k (call c1).
+const spawnSession = `{"timestamp":"2026-02-23T12:00:00.000Z","type":"session_meta","payload":{"id":"p"}}
+{"timestamp":"2026-02-23T12:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}
+{"timestamp":"2026-02-23T12:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"look\"}","call_id":"c1"}}
+{"timestamp":"2026-02-23T12:00:02.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"agent_id\":\"k\",\"nickname\":null}"}}
+`
+
+func readChild(t testing.TB) []byte {
 	t.Helper()
 	b, err := os.ReadFile(childFixture)
 	if err != nil {
@@ -144,12 +151,7 @@ func TestSubagentUnknownAndAborted(t *testing.T) {
 			t.Fatalf("a line of a thread no call spawned made %d records", len(recs))
 		}
 	}
-	rollout := `{"timestamp":"2026-02-23T12:00:00.000Z","type":"session_meta","payload":{"id":"p"}}
-{"timestamp":"2026-02-23T12:00:01.000Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t1"}}
-{"timestamp":"2026-02-23T12:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"look\"}","call_id":"c1"}}
-{"timestamp":"2026-02-23T12:00:02.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"agent_id\":\"k\",\"nickname\":null}"}}
-`
-	recs := tr.Write([]byte(rollout))
+	recs := tr.Write([]byte(spawnSession))
 	if got := tr.Spawned(); len(got) != 1 || got[0] != "k" {
 		t.Fatalf("Spawned = %q", got)
 	}
