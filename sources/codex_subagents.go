@@ -108,8 +108,10 @@ func allDigits(s string, n int) bool {
 // wrote before it.
 func (s *codexSession) Line(b []byte) []model.Record {
 	var out []model.Record
-	if at := codex.LineTime(b); !at.IsZero() {
-		out = s.childLines(at, false)
+	if len(s.children) > 0 || len(s.tr.Spawned()) > s.seen {
+		if at := codex.LineTime(b); !at.IsZero() {
+			out = s.childLines(at, false)
+		}
 	}
 	return append(out, s.tr.Line(b)...)
 }

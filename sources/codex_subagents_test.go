@@ -3,13 +3,16 @@ package sources
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // codexChildFixture is the rollout of the subagent the fixture's session
@@ -167,5 +170,69 @@ func TestCodexSubagentsNoTakeUp(t *testing.T) {
 	copyTo(t, codexChildFixture, filepath.Join(dir, filepath.Base(codexChildFixture)))
 	if take() {
 		t.Error("with its subagent's rollout: taken up")
+	}
+}
+
+// codexRollout writes a rollout of lines (each "TIME TYPE PAYLOAD") at
+// root/2026/02/23 under the name of thread id.
+func codexRollout(t *testing.T, root, id string, lines ...string) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, ln := range lines {
+		at, rest, _ := strings.Cut(ln, " ")
+		typ, payload, _ := strings.Cut(rest, " ")
+		fmt.Fprintf(&b, `{"timestamp":"2026-02-23T12:00:%sZ","type":%q,"payload":%s}`+"\n", at, typ, payload)
+	}
+	p := filepath.Join(root, "2026", "02", "23", "rollout-2026-02-23T13-00-00-"+id+".jsonl")
+	copyTo(t, os.DevNull, p)
+	writeFile(t, p, b.Bytes())
+	return p
+}
+
+// A subagent that spawns one of its own: the grandchild's steps are
+// under the child's spawn step, one deeper, and its run names the
+// child's as its parent.
+func TestCodexNestedSubagents(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sessions")
+	spawned := func(parent string, depth int) string {
+		return fmt.Sprintf(`{"subagent":{"thread_spawn":{"parent_thread_id":%q,"depth":%d,"agent_role":"worker"}}}`, parent, depth)
+	}
+	main := codexRollout(t, root, "p",
+		`00.000 session_meta {"id":"p","source":"cli"}`,
+		`01.000 event_msg {"type":"task_started","turn_id":"t1"}`,
+		`01.100 response_item {"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"split it\"}","call_id":"s1"}`,
+		`01.200 response_item {"type":"function_call_output","call_id":"s1","output":"{\"agent_id\":\"c\"}"}`,
+		`01.300 response_item {"type":"function_call","name":"wait","arguments":"{}","call_id":"w1"}`,
+		`09.000 response_item {"type":"function_call_output","call_id":"w1","output":"{}"}`,
+		`09.100 event_msg {"type":"task_complete","turn_id":"t1"}`)
+	codexRollout(t, root, "c",
+		`01.150 session_meta {"id":"c","source":`+spawned("p", 1)+`}`,
+		`01.210 event_msg {"type":"task_started","turn_id":"c1"}`,
+		`01.400 response_item {"type":"function_call","name":"spawn_agent","arguments":"{\"message\":\"half\"}","call_id":"s2"}`,
+		`01.500 response_item {"type":"function_call_output","call_id":"s2","output":"{\"agent_id\":\"g\"}"}`,
+		`08.000 event_msg {"type":"task_complete","turn_id":"c1"}`)
+	codexRollout(t, root, "g",
+		`01.450 session_meta {"id":"g","source":`+spawned("c", 2)+`}`,
+		`01.600 event_msg {"type":"task_started","turn_id":"g1"}`,
+		`02.000 response_item {"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","call_id":"g-ls"}`,
+		`02.100 response_item {"type":"function_call_output","call_id":"g-ls","output":"a.go"}`,
+		`03.000 event_msg {"type":"task_complete","turn_id":"g1"}`)
+	recs := readSessionFile(t, main)
+	steps := foldSteps(t, recs)
+	var got []string
+	for _, s := range steps {
+		got = append(got, fmt.Sprintf("%s<%s>%d", s.ToolCallID, s.ParentToolCallID, s.Depth))
+	}
+	if want := "s1<>0 w1<>0 s2<s1>1 g-ls<s2>2"; strings.Join(got, " ") != want {
+		t.Errorf("steps %s, want %s", strings.Join(got, " "), want)
+	}
+	under := "none"
+	for _, r := range recs {
+		if e, ok := r.Event.(*agui.SubagentStarted); ok && e.ParentToolCallID.Value == "s2" {
+			under = e.ParentSubagentRunID.Value
+		}
+	}
+	if under != "codex-c" {
+		t.Errorf("the grandchild's run is under %q, want the child's", under)
 	}
 }
