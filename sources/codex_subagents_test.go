@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 )
@@ -60,7 +62,8 @@ func TestCodexSubagentSteps(t *testing.T) {
 
 // The children are looked for in the dated folders from the session's
 // day on: a subagent that started after midnight is found in the next
-// day's folder, and one in an earlier day's folder is not its.
+// day's folder (compressed too), and one in an earlier day's folder is
+// not its.
 func TestCodexSubagentNextDay(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sessions")
 	parent := filepath.Join(root, "2026", "02", "23", filepath.Base(codexFixture))
@@ -68,6 +71,24 @@ func TestCodexSubagentNextDay(t *testing.T) {
 	copyTo(t, codexChildFixture, filepath.Join(root, "2026", "03", "01", filepath.Base(codexChildFixture)))
 	if n := len(foldSteps(t, readSessionFile(t, parent))); n != 13 {
 		t.Errorf("child in a later day's folder: %d steps, want 13", n)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "2026", "03")); err != nil {
+		t.Fatal(err)
+	}
+	// Compressed, as Codex leaves a rollout idle for days.
+	b, err := os.ReadFile(codexChildFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zst := filepath.Join(root, "2026", "03", "02", filepath.Base(codexChildFixture)+".zst")
+	copyTo(t, os.DevNull, zst)
+	writeFile(t, zst, enc.EncodeAll(b, nil))
+	if n := len(foldSteps(t, readSessionFile(t, parent))); n != 13 {
+		t.Errorf("child compressed: %d steps, want 13", n)
 	}
 	if err := os.RemoveAll(filepath.Join(root, "2026", "03")); err != nil {
 		t.Fatal(err)
