@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/agentwatch/agentwatch/protocol/codex"
 )
 
 // Codex keeps a session per file, a rollout, under its home folder
@@ -65,6 +67,7 @@ func (a *App) CodexSessions(folder string, all bool) (*Source, error) {
 		}
 		ignore = codexElsewhere(cwd)
 	}
+	ignore = codexChildren(ignore, globs)
 	paths = slices.DeleteFunc(paths, ignore)
 	if len(paths) == 0 {
 		if all {
@@ -150,6 +153,80 @@ func codexElsewhere(cwd string) func(path string) bool {
 		said[path] = in
 		return !in
 	}
+}
+
+// codexChildren is ignore that also passes over the rollout of a subagent
+// whose parent's rollout the globs find too: the parent's session shows
+// the subagent's lines, under the call that spawned it. A subagent whose
+// parent is not there is shown on its own. A rollout whose first line is
+// not written yet is passed over until it is; what a first line said is
+// kept.
+func codexChildren(ignore func(path string) bool, globs []string) func(path string) bool {
+	var mu sync.Mutex
+	said := map[string]bool{} // by path: whether it is a child shown by its parent
+	return func(path string) bool {
+		if ignore(path) {
+			return true
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if child, ok := said[path]; ok {
+			return child
+		}
+		parent, ok := codexParent(path)
+		if !ok {
+			return true
+		}
+		child := parent != "" && codexHas(globs, parent, path)
+		said[path] = child
+		return child
+	}
+}
+
+// codexHeadBytes is how much of a rollout's head is read to know its
+// parent: session_meta names it before the instructions that make the
+// line long.
+const codexHeadBytes = 64 << 10
+
+// codexParent is the thread that spawned the session of the rollout at
+// path ("" for one nobody spawned); ok is unset while its first line is
+// not written.
+func codexParent(path string) (parent string, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	head := make([]byte, codexHeadBytes)
+	n, _ := io.ReadFull(f, head)
+	head = unzstdHead(head[:n])
+	if bytes.IndexByte(head, '\n') < 0 && len(head) < codexHeadBytes {
+		return "", false
+	}
+	return codex.ParentThread(head), true
+}
+
+// codexHas reports whether the globs find a rollout of thread other than
+// the one at path.
+func codexHas(globs []string, thread, path string) bool {
+	for _, c := range thread {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false
+		}
+	}
+	for _, g := range globs {
+		base, ok := strings.CutSuffix(g, "rollout-*.jsonl*")
+		if !ok {
+			continue
+		}
+		found, _ := filepath.Glob(base + "rollout-*-" + thread + ".jsonl*")
+		for _, p := range found {
+			if p != path && !codexIgnored(p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxCodexMeta is the most of a rollout read for its first line:

@@ -140,3 +140,51 @@ func TestCodexHelp(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
+
+// codexChildFixture is the rollout of the subagent the fixture's session
+// spawns, beside it in testdata/codex.
+const codexChildFixture = "../testdata/codex/sessions/2026/02/23/rollout-2026-02-23T13-05-02-019c8a69-4e5f-7a60-b1c2-d3e4f5a6b7c8.jsonl"
+
+// TestCodexSubagentUnderParent shows a subagent's rollout inside the
+// session that spawned it, not as a session of its own; without its
+// parent in the folder it is shown on its own.
+func TestCodexSubagentUnderParent(t *testing.T) {
+	home, first, _ := codexHomeFolder(t, "/srv/web")
+	b, err := os.ReadFile(codexChildFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := filepath.Join(home, "sessions", "2026", "02", "23", filepath.Base(codexChildFixture))
+	if err := os.WriteFile(child, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	codexEnv(t, home)
+	code, out, errOut := runCLI(t, nil, "codex", "--all", "--plain")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "· "+child+" ==") || strings.Count(out, "== thread ") != 2 {
+		t.Errorf("the subagent is a session of its own:\n%s", out)
+	}
+	parent := out[strings.Index(out, "· "+first+" =="):]
+	if i := strings.Index(parent[1:], "== thread "); i >= 0 {
+		parent = parent[:i+1]
+	}
+	for _, want := range []string{"Ran command · rg -n 'math\\.Floor' .", "agent: Total rounds correctly; Tax still floors."} {
+		if !strings.Contains(parent, want) {
+			t.Errorf("no %q in the parent's session:\n%s", want, parent)
+		}
+	}
+
+	alone := filepath.Join(t.TempDir(), "sessions", "2026", "02", "23", filepath.Base(codexChildFixture))
+	if err := os.MkdirAll(filepath.Dir(alone), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runCLI(t, nil, "codex", "--all", "--plain", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(alone)))))
+	if code != 0 || errOut != "" || !strings.Contains(out, "· "+alone+" ==") {
+		t.Errorf("a subagent without its parent: exit %d: %s\n%s", code, errOut, out)
+	}
+}

@@ -3,11 +3,11 @@ package sources
 import (
 	"bufio"
 	"bytes"
+	"io"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/protocol/codex"
 )
 
 // LooksLikeCodexRollout tells from a file's first line that it is a Codex
@@ -45,23 +45,35 @@ func LooksLikeCodexRollout(first []byte) bool {
 }
 
 // codexReader reads a Codex rollout: each line is translated into AG-UI
-// records (protocol/codex), handed out one at a time. The records are made
-// by the translation, not read from the input, so none is placed.
+// records (protocol/codex), handed out one at a time, with the lines of
+// the session's subagents among them when the rollout is a file whose
+// folder holds theirs (codex_subagents.go). The records are made by the
+// translation, not read from the input, so none is placed.
 type codexReader struct {
 	in    *bufio.Reader
 	lines lineReader
 	limit int64
-	tr    *codex.Translator
+	tr    lineTranslator
 	queue []model.Record
+	idled bool // the subagents' lines left were read, at the end
 }
 
-func newCodexReader(in *bufio.Reader, at position, limit int64) *codexReader {
-	return &codexReader{in: in, lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: codex.New()}
+// newCodexReader reads a rollout from in; path, when it is the file's,
+// finds its subagents' rollouts.
+func newCodexReader(in *bufio.Reader, at position, limit int64, path string) *codexReader {
+	return &codexReader{in: in, lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: newCodexSession(path, limit)}
 }
 
 func (c *codexReader) next() (item, error) {
 	for len(c.queue) == 0 {
 		ln, err := c.lines.next(c.limit)
+		if err == io.EOF && !c.idled {
+			c.idled = true
+			if id, ok := c.tr.(idler); ok {
+				c.queue = id.Idle()
+			}
+			continue
+		}
 		if err != nil {
 			return item{}, err
 		}

@@ -210,7 +210,7 @@ func (r *Reader) start() error {
 		jl.acp = true
 		r.events = jl
 	case FormatCodexRollout:
-		r.events = newCodexReader(r.in, pos, limit)
+		r.events = newCodexReader(r.in, pos, limit, r.path)
 	case FormatCopilot:
 		r.events = newCopilotReader(r.in, pos, limit)
 	case FormatGemini:

@@ -91,6 +91,10 @@ func (t *tailer) takeUp(s TailStart) bool {
 			return false
 		}
 		if translated {
+			if cs, ok := tr.(*codexSession); ok && cs.hasChildren() {
+				// Nor do a rollout's children's.
+				return false
+			}
 			if _, reads := tr.(idler); reads && hasSubagentFolder(t.path) {
 				// Where its subagents' lines went depends on when they
 				// were read: the session is read again.

@@ -11,7 +11,6 @@ import (
 	"io"
 
 	"github.com/agentwatch/agentwatch/model"
-	"github.com/agentwatch/agentwatch/protocol/codex"
 	"github.com/agentwatch/agentwatch/protocol/copilot"
 	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
@@ -24,7 +23,7 @@ type lineTranslator interface {
 }
 
 // idler is a lineTranslator that also reads files of its own (a Claude
-// Code session's subagents): Idle hands out what they hold since, each
+// Code session's subagents, a Codex rollout's): Idle hands out what they hold since, each
 // time the session was read to its end.
 type idler interface {
 	Idle() []model.Record
@@ -38,7 +37,7 @@ func translatorFor(first []byte, path string, limit int64) lineTranslator {
 	case LooksLikeClaudeSession(first):
 		return newClaudeSession(path, limit)
 	case LooksLikeCodexRollout(first):
-		return codex.New()
+		return newCodexSession(path, limit)
 	case LooksLikeCopilotSession(first):
 		return copilot.New()
 	case LooksLikeGeminiSession(first):

@@ -23,4 +23,9 @@
 // context Codex adds are not); reasoning summaries are reasoning; a
 // compaction is a CUSTOM event named "compaction". Lines and items of
 // other types are skipped: newer builds add types.
+//
+// A thread the session spawns (spawn_agent) writes a rollout of its own;
+// SubagentLine translates its lines as a subagent run under the spawning
+// call (subagent.go). Finding that rollout and placing its lines among
+// the session's is the reader's work (sources).
 package codex

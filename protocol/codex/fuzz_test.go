@@ -45,3 +45,35 @@ func unreadable(recs []model.Record, seq uint64) bool {
 	_, ok := recs[seq-1].Event.(*model.Unreadable)
 	return ok
 }
+
+// FuzzSubagentLines feeds arbitrary lines as a spawned child's rollout,
+// between a session's spawn call and the end of its turn: nothing panics,
+// and the fold of what is made breaks none of AG-UI's rules.
+func FuzzSubagentLines(f *testing.F) {
+	f.Add(readChild(f))
+	f.Add([]byte(`{"timestamp":"2026-02-23T12:00:02.200Z","type":"event_msg","payload":{"type":"task_complete"}}` + "\n" +
+		`{"timestamp":"2026-02-23T12:00:02.300Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","call_id":"n"}}` + "\n" +
+		`{"type":"response_item","payload":{"type":"function_call_output","call_id":"n","output":"{\"agent_id\":\"k\"}"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		tr := codex.New()
+		recs := tr.Write([]byte(spawnSession))
+		kid := codex.Subagent{ID: "k", Parent: "p", Depth: 1}
+		for _, ln := range lines(b) {
+			recs = append(recs, tr.SubagentLine(kid, ln)...)
+		}
+		recs = append(recs, tr.Write([]byte(`{"timestamp":"2026-02-23T12:09:00.000Z","type":"event_msg","payload":{"type":"task_complete"}}`+"\n"))...)
+		fl := fold.New(fold.Options{})
+		for i := range recs {
+			if recs[i].Event == nil {
+				t.Fatalf("record %d has no event", i)
+			}
+			recs[i].Seq = uint64(i + 1)
+		}
+		if _, err := fl.Apply(recs...); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range fl.Diagnostics() {
+			t.Fatalf("diagnostic: %+v", d)
+		}
+	})
+}

@@ -10,8 +10,9 @@ import (
 	"github.com/agentwatch/agentwatch/protocol/codex"
 )
 
-// fixture is the sample rollout: a session of three turns with every kind
-// of line the translation handles.
+// fixture is the sample rollout: a session of four turns with every kind
+// of line the translation handles (the last spawns a subagent, whose own
+// rollout is beside it).
 var fixture = filepath.Join("..", "..", "testdata", "codex", "sessions", "2026", "02", "23",
 	"rollout-2026-02-23T12-54-34-019c8a59-e9dd-71f0-9ae3-4079fe9726a9.jsonl")
 

@@ -95,6 +95,9 @@ func joinText(parts []ContentItem) string {
 // functionCall starts a tool call whose arguments are a JSON string (or
 // text that is not JSON, which is still a call).
 func (t *Translator) functionCall(at time.Time, it *ResponseItem) {
+	if it.Name == "spawn_agent" {
+		t.spawnTask(it.CallID, it.Arguments)
+	}
 	t.startCall(at, it.CallID, it.Name, it.Arguments, location(it.Name, it.Arguments))
 }
 
@@ -166,6 +169,7 @@ func (t *Translator) startCall(at time.Time, id, name, args, loc string) {
 // call is not waiting (its turn ended, or its call was never written) is
 // not shown.
 func (t *Translator) output(at time.Time, it *ResponseItem) {
+	t.spawnOutput(it.CallID, it.Output)
 	c, ok := t.calls[it.CallID]
 	if !ok || t.run == nil {
 		return

@@ -16,7 +16,7 @@ var builtin = map[string]model.Category{
 	"apply_patch":    model.CategoryEdit,
 	"read_file":      model.CategoryRead, "list_dir": model.CategoryRead, "view_image": model.CategoryRead,
 	"grep_files": model.CategorySearch, "web_search": model.CategorySearch,
-	"update_plan": model.CategoryThink,
+	"update_plan": model.CategoryThink, "spawn_agent": model.CategoryThink,
 }
 
 // locationKeys are where a builtin tool's arguments name what it acts on,
@@ -25,6 +25,7 @@ var locationKeys = map[string][]string{
 	"exec_command": {"cmd", "command"}, "shell": {"command"}, "shell_command": {"command"},
 	"container.exec": {"command"}, "read_file": {"file_path", "path"}, "list_dir": {"dir_path", "path"},
 	"view_image": {"path"}, "grep_files": {"pattern"}, "update_plan": {"explanation"},
+	"spawn_agent": {"message"},
 }
 
 // metadata is what TOOL_CALL_START says of a call: its category and

@@ -48,6 +48,20 @@ type Translator struct {
 	// prompts are the user's messages written before any turn opened,
 	// shown when the next one does.
 	prompts []pending
+
+	// spawns are the threads the session's calls spawned (subagent.go),
+	// by thread id, and spawned their ids in the order they were learnt.
+	spawns  map[string]*spawn
+	spawned []string
+	// tasks are the task each spawn_agent call waiting for its output gave.
+	tasks map[string]string
+	// children are the subagents whose lines were read, by thread id;
+	// open are those whose subagent run is open, oldest first.
+	children map[string]*child
+	open     []*child
+	// sub is the subagent whose line is being translated (nil for the
+	// session's own lines): what is made of it is its run's.
+	sub *child
 }
 
 // session is the thread's state as agentwatch shows it.
@@ -87,7 +101,8 @@ const maxPrompts = 16
 
 // New returns a Translator that has seen nothing.
 func New() *Translator {
-	return &Translator{calls: map[string]*call{}}
+	return &Translator{calls: map[string]*call{}, spawns: map[string]*spawn{}, tasks: map[string]string{},
+		children: map[string]*child{}}
 }
 
 // Thread is the session's id ("" until its session_meta was read).
@@ -237,6 +252,8 @@ func (t *Translator) eventMsg(at time.Time, ev *EventMsg, compacted bool) {
 		if c, ok := t.calls[ev.CallID]; ok && ev.Success != nil && !*ev.Success {
 			c.failed = true
 		}
+	case "collab_agent_spawn_end":
+		t.learnSpawn(ev.CallID, ev.NewThreadID, "")
 	case "context_compacted":
 		if !compacted {
 			t.compaction(at, "")
@@ -247,6 +264,10 @@ func (t *Translator) eventMsg(at time.Time, ev *EventMsg, compacted bool) {
 // openRun starts a turn: RUN_STARTED, the thread's state, then the
 // messages held for it.
 func (t *Translator) openRun(at time.Time, turnID string) {
+	// A subagent's line may open the turn; what opens it is the session's.
+	sub := t.sub
+	t.sub = nil
+	defer func() { t.sub = sub }()
 	t.runs++
 	id := turnID
 	if id == "" {
@@ -283,9 +304,14 @@ func (t *Translator) closeRun(at time.Time, outcome string) {
 	if u := t.turnUsage(); u != nil {
 		ev["usage"] = []any{u}
 	}
+	t.closeSubagents(at)
 	t.emit(at, ev)
 	t.run = nil
 	clear(t.calls)
+	clear(t.tasks)
+	for _, c := range t.children {
+		clear(c.calls)
+	}
 }
 
 // turnUsage is what the turn used: the session's count at its end less
@@ -347,6 +373,10 @@ func (t *Translator) nextID(kind string) string {
 // and decoded back as every AG-UI record is, so it folds exactly as the
 // same event read from a log would.
 func (t *Translator) emit(at time.Time, ev map[string]any) {
+	if t.sub != nil && !sessionWide[ev["type"].(string)] {
+		t.startSubagent(at)
+		ev["subagentRunId"] = t.sub.run
+	}
 	if !at.IsZero() {
 		ms := at.UnixMilli()
 		ev["timestamp"] = ms

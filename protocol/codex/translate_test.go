@@ -30,6 +30,10 @@ func TestFixtureSteps(t *testing.T) {
 		{"call_integration", "exec_command", model.CategoryExecute, model.StatusCancelled, "go test -tags integration ./...", -1},
 		{"call_ls", "local_shell", model.CategoryExecute, model.StatusCompleted, "ls -la", 0},
 		{"call_rates", "mcp__rates__lookup", model.CategoryOther, model.StatusCompleted, "", -1},
+		{"call_spawn", "spawn_agent", model.CategoryThink, model.StatusCompleted,
+			"Review the rounding change in money.go and report anything that could still be off.", -1},
+		{"call_changelog", "exec_command", model.CategoryExecute, model.StatusCompleted, "head -n 3 CHANGELOG.md", 0},
+		{"call_wait", "wait", model.CategoryOther, model.StatusCompleted, "", -1},
 	}
 	steps := f.Steps()
 	if len(steps) != len(wants) {
@@ -103,8 +107,8 @@ func TestFixtureConversation(t *testing.T) {
 			runs = append(runs, o)
 		}
 	}
-	if len(users) != 3 {
-		t.Errorf("%d user messages, want the 3 prompts", len(users))
+	if len(users) != 4 {
+		t.Errorf("%d user messages, want the 4 prompts", len(users))
 	}
 	if len(reasoning) != 2 || reasoning[0] != "**Looking at the rounding**" {
 		t.Errorf("reasoning %q", reasoning)
@@ -112,7 +116,7 @@ func TestFixtureConversation(t *testing.T) {
 	if len(compactions) != 1 || compactions[0] != "compaction" {
 		t.Errorf("compaction markers %q, want one", compactions)
 	}
-	if strings.Join(runs, " ") != "success cancelled success" {
+	if strings.Join(runs, " ") != "success cancelled success success" {
 		t.Errorf("runs ended %q", runs)
 	}
 	foldAll(t, recs)

@@ -91,6 +91,9 @@ type EventMsg struct {
 	CallID  string `json:"call_id"`
 	Success *bool  `json:"success"`
 	Message string `json:"message"`
+	// NewThreadID is a collab_agent_spawn_end's: the thread its call
+	// spawned (null when none was).
+	NewThreadID string `json:"new_thread_id"`
 }
 
 // TokenInfo is what a token_count says of the session's tokens.
