@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -70,6 +71,9 @@ func (a *App) ClaudeSessions(folder string, all bool) (*Source, error) {
 	}
 	project := filepath.Join(projects, EncodeClaudeProject(cwd))
 	if !isDir(project) {
+		project = longProject(projects, cwd)
+	}
+	if !isDir(project) {
 		return nil, BadInput(fmt.Errorf("no Claude Code sessions of %s: %s is not there; agentwatch claude --all shows every project's", cwd, project))
 	}
 	return a.claudeProject(project)
@@ -124,6 +128,55 @@ func EncodeClaudeProject(path string) string {
 		}
 	}
 	return string(b)
+}
+
+// maxProjectName is the longest name Claude Code gives a project's folder
+// whole: a longer one is cut there, and a hash of the path follows it
+// ("-" and the hash, which has changed between versions).
+const maxProjectName = 200
+
+// longProject is the folder of projects holding the sessions of cwd when
+// its name is too long to be the path encoded whole: a folder named by the
+// name's first maxProjectName characters, a "-" and anything, one of whose
+// sessions ran in cwd (its first line that says names it). "" when there
+// is none.
+func longProject(projects, cwd string) string {
+	name := EncodeClaudeProject(cwd)
+	if len(name) <= maxProjectName {
+		return ""
+	}
+	prefix := name[:maxProjectName] + "-"
+	entries, _ := os.ReadDir(projects)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		dir := filepath.Join(projects, e.Name())
+		sessions, _ := filepath.Glob(globEscape(dir) + string(filepath.Separator) + "*.jsonl")
+		for _, p := range sessions {
+			head, err := readHeadBytes(p, 64<<10)
+			if err == nil && filepath.Clean(sessionProject(p, head)) == filepath.Clean(cwd) {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+// readHeadBytes is the first n bytes of the file at path (fewer when it is
+// shorter).
+func readHeadBytes(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, err := io.ReadFull(f, b)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return b[:k], nil
 }
 
 // isClaudeProjects reports whether dir is a Claude Code projects folder:

@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +80,30 @@ func TestClaudeProjectsOnlyWhenItLooksIt(t *testing.T) {
 	}
 	if len(src.Files) != 1 || filepath.Base(src.Files[0]) != "run.jsonl" || filepath.Dir(src.Files[0]) != mine {
 		t.Fatalf("the folder named projects lists %v, want its own run.jsonl", src.Files)
+	}
+}
+
+// A project whose path encodes to more than Claude Code names a folder
+// whole is found by the name's start and a session that ran there.
+func TestLongProject(t *testing.T) {
+	projects := t.TempDir()
+	cwd := "/" + strings.Repeat("deep/", 50) + "app"
+	name := EncodeClaudeProject(cwd)
+	other := filepath.Join(projects, name[:maxProjectName]+"-zz9")
+	mine := filepath.Join(projects, name[:maxProjectName]+"-1a2b3c")
+	for dir, ran := range map[string]string{other: "/" + strings.Repeat("deep/", 50) + "other", mine: cwd} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		line := `{"type":"user","cwd":"` + ran + `","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}` + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "s.jsonl"), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := longProject(projects, cwd); got != mine {
+		t.Errorf("found %q, want %q", got, mine)
+	}
+	if got := longProject(projects, "/short"); got != "" {
+		t.Errorf("a short path found %q", got)
 	}
 }

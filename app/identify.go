@@ -172,6 +172,11 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 	if !pattern && isClaudeProjects(filepath.Dir(filepath.Clean(arg))) {
 		return a.claudeProject(filepath.Clean(arg))
 	}
+	if !pattern {
+		if src, ok, err := a.agentFolder(arg); ok {
+			return src, err
+		}
+	}
 	var paths []string
 	if pattern {
 		var err error

@@ -153,3 +153,25 @@ func TestNotAnEventLog(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentRootFolders: an agent's own folder, or the part of it that
+// holds sessions a level or more down, is read by the headless commands
+// as its sessions, not as a folder of folders.
+func TestAgentRootFolders(t *testing.T) {
+	claude := t.TempDir()
+	writeCopy(t, claudeFixture, filepath.Join(claude, "projects", "-home-dev-app", filepath.Base(claudeFixture)))
+	for _, tc := range []struct{ dir, id string }{
+		{claude, "7f3c2a10-5b6e-4c1d-9a2f-0e8b4d6c1a23"},
+		{"../testdata/codex", "019c8a59-e9dd-71f0-9ae3-4079fe9726a9"},
+		{"../testdata/codex/sessions", "019c8a59-e9dd-71f0-9ae3-4079fe9726a9"},
+		{"../testdata/copilot", "5d2c9a4e-7b31-4f0e-9c62-1a8e3f7b2d40"},
+		{"../testdata/copilot/session-state", "5d2c9a4e-7b31-4f0e-9c62-1a8e3f7b2d40"},
+		{"../testdata/gemini", "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31"},
+		{"../testdata/gemini/tmp/e828acfc792e3bbcd2a6c6c35323cb44b7b438741c168c8ec59aefe347f193bb", "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31"},
+	} {
+		code, out, errOut := runCLI(t, nil, "threads", tc.dir)
+		if code != 0 || errOut != "" || !strings.Contains(out, tc.id) {
+			t.Errorf("threads %s: exit %d: %s\n%s", tc.dir, code, errOut, out)
+		}
+	}
+}
