@@ -9,7 +9,8 @@
 # 100,000 tool calls that q quits within a second; a long log scrolled back
 # to its start, read back from the file, and opened again where it was
 # left; random keys and mouse in every mode (the monkey, with a printed
-# seed); fails on any panic or crash page.
+# seed); Claude Code's sessions followed while a subagent works; fails on
+# any panic or crash page.
 # Run from anywhere: scripts/smoke-tui.sh (SMOKE_SEED=N repeats a monkey)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -306,6 +307,44 @@ tmux send-keys -t "$session" Escape # leave the prompt line
 sleep 0.5 # an esc followed at once by q reads as alt+q
 quit
 grep -q '"dir":"recv"' "$work/acp.jsonl" || { echo "smoke: the ACP recording is empty" >&2; exit 1; }
+
+# Claude Code's own sessions: agentwatch claude --all on a configuration
+# folder while a generator appends to one session's running subagent: the
+# list shows both projects, the growing session is working, its subagent's
+# new steps appear as they are written, under the Task step that started
+# it; the subagent's Edit shows its diff.
+claude_home=$work/claude
+mkdir -p "$claude_home"
+cp -r testdata/claude/projects "$claude_home/"
+api="$claude_home/projects/-home-dev-api/c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8"
+claude_gen() { # appends the running subagent's steps and the session's progress lines
+	local e='"userType":"external","cwd":"/home/dev/api","sessionId":"c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8","version":"2.1.90"'
+	for i in 1 2 3 4 5 6 7 8; do
+		sleep 1
+		printf '%s\n' "{\"parentUuid\":\"g2\",\"isSidechain\":true,$e,\"agentId\":\"e7f8a9\",\"type\":\"assistant\",\"uuid\":\"gen-a$i\",\"timestamp\":\"2026-11-30T09:03:0$i.000Z\",\"message\":{\"id\":\"msg_gen$i\",\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_gen$i\",\"name\":\"Bash\",\"input\":{\"command\":\"go test -run TestOrders$i ./api\"}}],\"stop_reason\":\"tool_use\"}}" >>"$api/subagents/agent-e7f8a9.jsonl"
+		printf '%s\n' "{\"parentUuid\":\"a7\",\"isSidechain\":false,\"type\":\"progress\",\"data\":{\"type\":\"agent_progress\"},\"uuid\":\"gp$i\",\"timestamp\":\"2026-11-30T09:03:0$i.600Z\",\"sessionId\":\"c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8\"}" >>"$api.jsonl"
+	done
+}
+for size in 160x48 80x24; do
+	tmux new-session -d -s "$session" -x "${size%x*}" -y "${size#*x}" \
+		"env HOME=$work/nohome CLAUDE_CONFIG_DIR=$claude_home $bin claude --all 2>>$work/stderr"
+	expect "threads · 2" 10
+	expect "/home/dev/api"
+	expect "/home/dev/app"
+	claude_gen &
+	expect "working" 10
+	tmux send-keys -t "$session" Home Enter
+	expect "Subagent working · Check the orders handler" 10
+	expect "go test -run TestOrders3" 10
+	[ "$size" = 160x48 ] && expect "  ✓ ❯ Ran command · go test -run TestOrders3"
+	wait
+	tmux send-keys -t "$session" Home
+	press_until Right "Edited · /home/dev/api/health.go" 10
+	expect "pool.Health()"
+	quit
+	cp testdata/claude/projects/-home-dev-api/c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8/subagents/agent-e7f8a9.jsonl "$api/subagents/"
+	cp testdata/claude/projects/-home-dev-api/c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8.jsonl "$api.jsonl"
+done
 
 # The monkey: random keys, clicks, releases, drags, wheels, pastes and
 # resizes in every mode (review, replay, tail, the thread list, a folder,
