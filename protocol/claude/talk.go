@@ -54,7 +54,60 @@ func (t *Translator) user(l *Line, at time.Time) {
 		return
 	}
 	t.startRun(l, at)
+	if note, ok := taskNotification(text); ok {
+		// Claude Code tells the agent a background task ended: the agent
+		// acts on it, but the person typed nothing.
+		t.emit(at, map[string]any{"type": "ACTIVITY_SNAPSHOT", "messageId": "notification-" + l.UUID, "activityType": "notification", "content": note})
+		return
+	}
 	t.message(at, "user-"+l.UUID, "user", text)
+}
+
+// taskNotification reads the notice Claude Code writes as a user message
+// when a background task ends (<task-notification> with its id, status and
+// summary).
+func taskNotification(s string) (map[string]any, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "<task-notification>") {
+		return nil, false
+	}
+	note := map[string]any{"kind": "task"}
+	for _, tag := range []string{"task-id", "status", "summary", "output-file"} {
+		if v := tagText(s, tag); v != "" {
+			note[strings.ReplaceAll(tag, "-", "_")] = v
+		}
+	}
+	return note, true
+}
+
+// slashCommand is a slash command the person typed as they typed it
+// ("/compact keep the tests"): Claude Code writes it as tags. Any other
+// text is itself.
+func slashCommand(s string) string {
+	name := tagText(s, "command-name")
+	if name == "" || !strings.HasPrefix(strings.TrimSpace(s), "<command-") {
+		return s
+	}
+	if args := tagText(s, "command-args"); args != "" {
+		return name + " " + args
+	}
+	return name
+}
+
+// tagText is the text between <tag> and </tag> in s, trimmed ("" when
+// there is none).
+func tagText(s, tag string) string {
+	open, end := "<"+tag+">", "</"+tag+">"
+	i := strings.Index(s, open)
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len(open):]
+	j := strings.Index(rest, end)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(rest[:j])
 }
 
 // promptText is the text of the message a prompt's blocks make (false
@@ -76,7 +129,7 @@ func promptText(bs []Block) (string, bool) {
 	if len(text) == 0 {
 		return "", false
 	}
-	return strings.Join(text, "\n\n"), true
+	return slashCommand(strings.Join(text, "\n\n")), true
 }
 
 // message emits a whole text message.

@@ -174,3 +174,22 @@ func TestGlanceWhole(t *testing.T) {
 		t.Errorf("head and tail: %+v, whole: %+v", h, g)
 	}
 }
+
+// A background task's notice starts the agent's turn as a notification,
+// not as something the person typed; a slash command reads as typed.
+func TestNotificationAndSlashCommand(t *testing.T) {
+	tr := New()
+	recs := tr.Line([]byte(`{"type":"user","uuid":"n1","sessionId":"s","message":{"role":"user","content":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command \"npm test\" completed</summary>\n</task-notification>"}}`))
+	if len(recs) != 2 || recs[0].Event.EventType() != "RUN_STARTED" || recs[1].Event.EventType() != "ACTIVITY_SNAPSHOT" ||
+		!bytes.Contains(recs[1].Raw, []byte(`"task_id":"b1"`)) || !bytes.Contains(recs[1].Raw, []byte(`"activityType":"notification"`)) {
+		t.Fatalf("the notice gave %v", recs)
+	}
+	recs = tr.Line([]byte(`{"type":"user","uuid":"c1","sessionId":"s","message":{"role":"user","content":"<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args>keep the tests</command-args>"}}`))
+	found := false
+	for _, r := range recs {
+		found = found || bytes.Contains(r.Raw, []byte(`"delta":"/compact keep the tests"`))
+	}
+	if !found {
+		t.Fatalf("the slash command gave %v", recs)
+	}
+}

@@ -24,8 +24,20 @@ func activityLine(it *model.Item) (line string, ok bool) {
 		return usageLine(c), true
 	case "error":
 		return apiErrorLine(c), true
+	case "notification":
+		return notificationLine(c), true
 	}
 	return "", false
+}
+
+// notificationLine is a notice the agent got while it worked (a
+// background task that ended): "notification · task b1 completed: …".
+func notificationLine(c map[string]any) string {
+	s := joinWords(" ", word(c, "kind"), word(c, "task_id"), word(c, "status"))
+	if sum := word(c, "summary"); sum != "" {
+		s = joinWords(": ", s, sum)
+	}
+	return "notification · " + s
 }
 
 // permissionLine is a tool decision, in the words of an ACP permission

@@ -25,6 +25,8 @@ func TestActivityRowsInWords(t *testing.T) {
 			Data: []byte(`{"attempt":2,"message":"overloaded","model":"claude-sonnet-4","statusCode":"529"}`)},
 		{Seq: 6, Kind: model.ItemActivity, Version: 1, Name: "error", Data: []byte(`{"message":"stream disconnected","event":"response.failed"}`)},
 		{Seq: 7, Kind: model.ItemActivity, Version: 1, Name: "progress", Data: []byte(`{"done":3}`)},
+		{Seq: 8, Kind: model.ItemActivity, Version: 1, Name: "notification",
+			Data: []byte(`{"kind":"task","task_id":"b1","status":"completed","summary":"Background command \"npm test\" completed"}`)},
 	}
 	tr := New()
 	tr.SetItems(items, nil)
@@ -37,6 +39,7 @@ func TestActivityRowsInWords(t *testing.T) {
 		"       API error · 529 overloaded · attempt 2",
 		"       API error · stream disconnected",
 		`       · activity progress {"done":3}`,
+		`       notification · task b1 completed: Background command "npm test" completed`,
 	}
 	for i := range want {
 		if i >= len(got) || strings.TrimRight(got[i], " ") != want[i] {
