@@ -336,10 +336,12 @@ for size in 160x48 80x24; do
 	tmux send-keys -t "$session" Home Enter
 	expect "Subagent working · Check the orders handler" 10
 	expect "go test -run TestOrders3" 10
-	[ "$size" = 160x48 ] && expect "  ✓ ❯ Ran command · go test -run TestOrders3"
+	[ "$size" = 160x48 ] && expect "  ◐ ❯ Running command · go test -run TestOrders3"
 	wait
 	tmux send-keys -t "$session" Home
-	press_until Right "Edited · /home/dev/api/health.go" 10
+	expect "step 1 of"
+	tmux send-keys -t "$session" Right Right Right Right # step 5: the subagent's Edit
+	expect "step 5 of"
 	expect "pool.Health()"
 	quit
 	cp testdata/claude/projects/-home-dev-api/c41e5d7a-2f0b-4e8a-b6d3-91a7c0f4e2b8/subagents/agent-e7f8a9.jsonl "$api/subagents/"
