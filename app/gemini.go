@@ -124,3 +124,21 @@ func geminiProjectOf(path string) string {
 	}
 	return filepath.Base(project)
 }
+
+// geminiSubagentFolder reports whether path is the folder of a Gemini
+// session's subagents: in a chats folder, named by the whole id of a
+// session whose file (session-<time>-<first 8 of the id>.jsonl) is beside
+// it, which reads them.
+func geminiSubagentFolder(path string) bool {
+	name := filepath.Base(path)
+	if len(name) < 8 || filepath.Base(filepath.Dir(path)) != "chats" || !isDir(path) {
+		return false
+	}
+	found, _ := filepath.Glob(globEscape(filepath.Dir(path)) + string(filepath.Separator) + "session-*-" + globEscape(name[:8]) + ".jsonl")
+	return len(found) > 0
+}
+
+// sessionOwnFolder reports whether path is a folder a session beside it
+// reads (a Claude Code session's, a Gemini session's subagents): passed
+// over without a word in a folder of sessions.
+func sessionOwnFolder(path string) bool { return sessionFolder(path) || geminiSubagentFolder(path) }

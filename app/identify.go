@@ -192,7 +192,7 @@ func (a *App) identifyFolder(arg string, pattern bool) (*Source, error) {
 			paths = append(paths, filepath.Join(arg, e.Name()))
 		}
 	}
-	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true, ignore: sessionFolder}
+	src := &Source{Kind: KindFolder, Arg: arg, Pattern: pattern, Found: true, ignore: sessionOwnFolder}
 	a.lookAll(src, paths)
 	return src, nil
 }

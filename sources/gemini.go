@@ -52,8 +52,10 @@ type geminiReader struct {
 	queue []model.Record
 }
 
-func newGeminiReader(in *bufio.Reader, at position, limit int64) *geminiReader {
-	return &geminiReader{lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: gemini.New()}
+// newGeminiReader reads a session from in; path, when it is the file's,
+// finds its subagents' files.
+func newGeminiReader(in *bufio.Reader, at position, limit int64, path string) *geminiReader {
+	return &geminiReader{lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: newGeminiSession(path, limit)}
 }
 
 func (g *geminiReader) next() (item, error) {

@@ -214,7 +214,7 @@ func (r *Reader) start() error {
 	case FormatCopilot:
 		r.events = newCopilotReader(r.in, pos, limit)
 	case FormatGemini:
-		r.events = newGeminiReader(r.in, pos, limit)
+		r.events = newGeminiReader(r.in, pos, limit, r.path)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
 
 // TailStart is where a tail takes up a file an earlier tail read: a later
@@ -57,7 +59,7 @@ func TailStartAt(path string, offset int64, seq uint64) (TailStart, error) {
 	if _, ok := s.format(); !ok {
 		return TailStart{}, fmt.Errorf("tail start %s at %d: %w", path, offset, ErrNotAfterRecord)
 	}
-	if hasSubagentFolder(path) {
+	if hasSubagentFolder(path) || hasGeminiSubagents(path, DefaultMaxEventBytes) {
 		// A session's subagents' lines are read as they come, not at a
 		// place in the session: no later tail could go on from here.
 		return TailStart{}, fmt.Errorf("tail start %s at %d: %w", path, offset, ErrNotAfterRecord)
@@ -98,6 +100,10 @@ func (t *tailer) takeUp(s TailStart) bool {
 			if _, reads := tr.(idler); reads && hasSubagentFolder(t.path) {
 				// Where its subagents' lines went depends on when they
 				// were read: the session is read again.
+				return false
+			}
+			if _, ok := tr.(*gemini.Translator); ok && hasGeminiSubagents(t.path, t.opts.MaxEventBytes) {
+				// Nor do a Gemini session's subagents'.
 				return false
 			}
 			format, t.translator = tailTranslated, tr

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/copilot"
-	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
 
 // lineTranslator turns the complete lines of a session file, one at a
@@ -41,7 +40,7 @@ func translatorFor(first []byte, path string, limit int64) lineTranslator {
 	case LooksLikeCopilotSession(first):
 		return copilot.New()
 	case LooksLikeGeminiSession(first):
-		return gemini.New()
+		return newGeminiSession(path, limit)
 	}
 	return nil
 }

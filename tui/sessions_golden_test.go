@@ -90,7 +90,7 @@ var moreSessions = []struct {
 	{"copilot", filepath.Join("..", "testdata", "copilot", "session-state", "5d2c9a4e-7b31-4f0e-9c62-1a8e3f7b2d40", "events.jsonl"),
 		[]string{"Edited · /home/dev/shop/invoice/tax.go"}},
 	{"gemini", filepath.Join("..", "testdata", "gemini", "tmp", "e828acfc792e3bbcd2a6c6c35323cb44b7b438741c168c8ec59aefe347f193bb", "chats", "session-2026-04-20T09-15-8e2b7c14.jsonl"),
-		[]string{"codebase_investigator cancelled"}},
+		[]string{"Subagent done"}},
 }
 
 // TestMoreSessionsGolden draws the other agents' fixtures as

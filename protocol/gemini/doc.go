@@ -56,6 +56,13 @@
 // Claude Code rewind does. The messages dropped stay on screen, in the
 // branch they were in.
 //
+// Subagents (subagent.go): given a way to read a subagent's file
+// (ReadSubagents), the Translator reads it when the call that ran it is
+// recorded, done, with its agentId: the subagent's records come between
+// the call's start and its result, as a SUBAGENT_STARTED under the call,
+// its own messages and steps marked as its run, and SUBAGENT_FINISHED or
+// SUBAGENT_ERROR as the call ended.
+//
 // Records of shapes this package does not know, and lines that are not
 // JSON, are skipped: newer builds add members and record kinds.
 package gemini

@@ -1,6 +1,7 @@
 package gemini_test
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -21,6 +22,37 @@ func FuzzTranslate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		tr := gemini.New()
 		recs := append(tr.Write(b), tr.Flush()...)
+		fl := fold.New(fold.Options{})
+		for i := range recs {
+			if recs[i].Event == nil {
+				t.Fatalf("record %d has no event", i)
+			}
+			recs[i].Seq = uint64(i + 1)
+		}
+		if _, err := fl.Apply(recs...); err != nil {
+			t.Fatal(err)
+		}
+		if d := fl.Diagnostics(); len(d) > 0 {
+			t.Fatalf("diagnostic on a translated event: %+v", d[0])
+		}
+	})
+}
+
+// FuzzSubagents feeds arbitrary bytes as a session file and as the file
+// of every subagent its calls ran (each subagent's lines are those bytes,
+// whatever its id, so subagents nest in subagents): the translation never
+// panics, and the fold of what it makes breaks none of AG-UI's rules.
+func FuzzSubagents(f *testing.F) {
+	f.Add(readFixture(f), mustRead(f, subagentFixture))
+	f.Add([]byte(`{"sessionId":"s","projectHash":"p"}`+"\n"+`{"id":"u","type":"user","content":"go"}`+"\n"+
+		`{"id":"g","type":"gemini","toolCalls":[{"id":"c","name":"generalist","status":"success","agentId":"a"}]}`),
+		[]byte(`{"sessionId":"a","projectHash":"p","kind":"subagent"}`+"\n"+`{"id":"x","type":"user","content":"t"}`+"\n"+
+			`{"id":"y","type":"gemini","toolCalls":[{"id":"d","name":"generalist","status":"cancelled","agentId":"b"}]}`+"\n"+
+			`{"$rewindTo":"y"}`+"\n"+`{"id":"e","type":"error","content":"no"}`))
+	f.Fuzz(func(t *testing.T, session, sub []byte) {
+		tr := gemini.New()
+		tr.ReadSubagents(func(string) [][]byte { return bytes.Split(sub, []byte("\n")) })
+		recs := append(tr.Write(session), tr.Flush()...)
 		fl := fold.New(fold.Options{})
 		for i := range recs {
 			if recs[i].Event == nil {

@@ -18,6 +18,13 @@ var chats = filepath.Join("..", "..", "testdata", "gemini", "tmp",
 // upserted messages, parallel calls, thoughts, info, error, a summary.
 var fixture = filepath.Join(chats, "session-2026-04-20T09-15-8e2b7c14.jsonl")
 
+// subagentFixture is the file of the subagent the fixture's
+// codebase_investigator call ran.
+var subagentFixture = filepath.Join(chats, "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31", subagentID+".jsonl")
+
+// subagentID is that subagent's id (its session id, the call's agentId).
+const subagentID = "c41d9a77-2b8e-4f03-9d6a-5e1f7b3a0c92"
+
 // fixtureThread is the fixture's session id.
 const fixtureThread = "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31"
 

@@ -21,6 +21,14 @@ func (t *Translator) message(m *Message) {
 	switch m.Type {
 	case "user":
 		text, prompt := promptText(m)
+		if prompt && t.parent != nil {
+			// A subagent's task: its first message, in the session's run.
+			t.remember(m.ID)
+			if t.run != "" {
+				t.text(at, "user-"+m.ID, "user", text)
+			}
+			return
+		}
 		if prompt {
 			t.startRun(at, m.ID)
 			t.remember(m.ID)
@@ -30,7 +38,9 @@ func (t *Translator) message(m *Message) {
 		t.remember(m.ID)
 	case "gemini":
 		if !live {
-			t.ensureRun(at, m.ID)
+			if t.parent == nil {
+				t.ensureRun(at, m.ID)
+			}
 			t.remember(m.ID)
 			s = &shown{run: t.run, calls: map[string]bool{}}
 			if len(t.live) < maxRemembered {
@@ -50,8 +60,15 @@ func (t *Translator) message(m *Message) {
 		t.emit(at, map[string]any{"type": agui.TypeActivitySnapshot, "messageId": m.ID, "activityType": m.Type,
 			"content": map[string]any{"message": text}})
 	case "error":
+		if t.parent != nil {
+			// The subagent failed: its run ends with the error.
+			t.remember(m.ID)
+			t.failSubagent(at, contentText(m.Content))
+			return
+		}
 		t.ensureRun(at, m.ID)
 		t.remember(m.ID)
+		t.closeSubagents(at)
 		t.emit(at, map[string]any{"type": agui.TypeRunError, "message": contentText(m.Content), "code": "error"})
 		t.run = ""
 		clear(t.usage)
@@ -91,7 +108,7 @@ func (t *Translator) response(at time.Time, m *Message, s *shown) {
 		}
 		done, started := s.calls[c.ID]
 		if !started {
-			if !open {
+			if !open || !t.newCall(c.ID) {
 				s.calls[c.ID] = true
 				continue
 			}
@@ -100,6 +117,7 @@ func (t *Translator) response(at time.Time, m *Message, s *shown) {
 		}
 		if !done && terminal(c.Status) {
 			if open {
+				t.ranSubagent(at, c)
 				t.result(at, c)
 			}
 			s.calls[c.ID] = true

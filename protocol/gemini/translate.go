@@ -52,6 +52,22 @@ type Translator struct {
 	live map[string]*shown
 	// texts numbers messages that have no id.
 	texts int
+
+	// subLines gives a subagent's lines (ReadSubagents); subs are the
+	// subagents read, by run, and openSubs those whose run is open, in
+	// the order they started. Kept by the session's Translator alone.
+	subLines SubagentLines
+	subs     map[string]*Translator
+	// calls are the ids of the calls started in the session's file and
+	// its subagents': a file that uses one again starts no second call.
+	calls    map[string]bool
+	openSubs []*Translator
+	// parent is the session's Translator when this one reads a
+	// subagent's file: agent is that subagent's run, depth how deep it
+	// runs (1 under the session), and run is agent while it is open.
+	parent *Translator
+	agent  string
+	depth  int
 }
 
 // session is the thread's state as agentwatch shows it.
@@ -73,7 +89,8 @@ type shown struct {
 
 // New returns a Translator that has seen nothing.
 func New() *Translator {
-	return &Translator{runOf: map[string]string{}, live: map[string]*shown{}, usage: map[string]Tokens{}}
+	return &Translator{runOf: map[string]string{}, live: map[string]*shown{}, usage: map[string]Tokens{},
+		subs: map[string]*Translator{}, calls: map[string]bool{}}
 }
 
 // Thread is the session's id ("" until its first record was read).
@@ -172,6 +189,13 @@ func isObject(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '{' }
 // header reads the first record: it names the thread. A session resumed
 // writes its metadata again; the first names the thread.
 func (t *Translator) header(m *Metadata) {
+	if t.parent != nil {
+		// A subagent's: the session's thread and state stay the session's.
+		for _, raw := range m.Messages {
+			t.checkpointed(raw)
+		}
+		return
+	}
 	if t.thread == "" {
 		t.thread = m.SessionID
 	}
@@ -187,6 +211,12 @@ func (t *Translator) header(m *Metadata) {
 // set reads a metadata update: a summary is the session's title, a
 // checkpoint's messages are read as written again.
 func (t *Translator) set(m *Metadata) {
+	if t.parent != nil {
+		for _, raw := range m.Messages {
+			t.checkpointed(raw)
+		}
+		return
+	}
 	if m.Summary != "" {
 		t.emit(time.Time{}, map[string]any{"type": agui.TypeCustom, "name": "title",
 			"value": map[string]any{"title": m.Summary, "source": "summary"}})
@@ -226,6 +256,9 @@ func (t *Translator) rewind(id string) {
 // startRun ends the open run and starts one for the prompt message id:
 // its parent is the run of the message before it.
 func (t *Translator) startRun(at time.Time, id string) {
+	if t.parent != nil {
+		return // a subagent's lines belong to the session's run
+	}
 	t.endRun(at)
 	t.forgetDone()
 	run := "run-" + id
@@ -252,9 +285,10 @@ func (t *Translator) ensureRun(at time.Time, id string) {
 // endRun finishes the open run with what its responses used; calls still
 // running end with it (the fold settles their steps).
 func (t *Translator) endRun(at time.Time) {
-	if t.run == "" {
+	if t.run == "" || t.parent != nil {
 		return
 	}
+	t.closeSubagents(at)
 	ev := map[string]any{"type": agui.TypeRunFinished, "threadId": t.threadID(), "runId": t.run}
 	if u := t.runUsage(); u != nil {
 		ev["usage"] = []any{u}
@@ -323,7 +357,7 @@ func (t *Translator) remember(id string) {
 // sendState sends the thread's state when it changed since it was last
 // sent, within a run.
 func (t *Translator) sendState(at time.Time) {
-	if t.run == "" {
+	if t.run == "" || t.parent != nil {
 		return
 	}
 	b, _ := json.Marshal(t.state)
@@ -348,6 +382,20 @@ func (t *Translator) threadID() string {
 // and decoded back as every AG-UI record is, so it folds exactly as the
 // same event read from a log would.
 func (t *Translator) emit(at time.Time, ev map[string]any) {
+	if t.parent != nil {
+		if _, ok := ev["subagentRunId"]; !ok {
+			ev["subagentRunId"] = t.agent
+		}
+		// Message ids are a file's own: a subagent's are told apart from
+		// the session's and the other subagents'.
+		for _, k := range []string{"messageId", "parentMessageId"} {
+			if id, ok := ev[k].(string); ok {
+				ev[k] = id + "@" + t.agent
+			}
+		}
+		t.parent.emit(at, ev)
+		return
+	}
 	if !at.IsZero() {
 		ms := at.UnixMilli()
 		ev["timestamp"] = ms
@@ -375,6 +423,9 @@ func parseTime(s string) time.Time {
 
 // nextID numbers something that has no id of its own.
 func (t *Translator) nextID(kind string) string {
+	if t.parent != nil {
+		return t.parent.nextID(kind)
+	}
 	t.texts++
 	return kind + "-" + strconv.Itoa(t.texts)
 }

@@ -27,7 +27,7 @@ func TestFixtureSteps(t *testing.T) {
 		{"replace_1745140525001_0", "replace", model.CategoryEdit, model.StatusCompleted, "/home/dev/shop/money/round.go"},
 		{"run_shell_command_1745140528001_0", "run_shell_command", model.CategoryExecute, model.StatusCompleted, "go test ./money/"},
 		{"google_web_search_1745140694001_0", "google_web_search", model.CategorySearch, model.StatusCompleted, "banker's rounding half cents"},
-		{"codebase_investigator_1745140694001_1", "codebase_investigator", model.CategoryOther, model.StatusCancelled, ""},
+		{"codebase_investigator_1745140694001_1", "codebase_investigator", model.CategoryOther, model.StatusCompleted, ""},
 	}
 	steps := f.Steps()
 	if len(steps) != len(wants) {
@@ -140,11 +140,12 @@ func TestCallGoesFromExecutingToDone(t *testing.T) {
 	}
 }
 
-// The first record of a subagent's file names its thread as a main
-// session's does.
+// A subagent's file read on its own is a session like any other: its
+// first record names its thread as a main session's does.
 func TestSubagentFile(t *testing.T) {
-	f := foldAll(t, translate(mustRead(t, chats+"/8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31/c41d9a77-2b8e-4f03-9d6a-5e1f7b3a0c92.jsonl")))
-	if steps := f.Steps(); len(steps) != 1 || steps[0].Category != model.CategorySearch || steps[0].Location != "money/**/*_test.go" {
+	f := foldAll(t, translate(mustRead(t, subagentFixture)))
+	steps := f.Steps()
+	if len(steps) != 2 || steps[0].Category != model.CategorySearch || steps[0].Location != "money/**/*_test.go" || steps[1].ToolName != "complete_task" {
 		t.Errorf("subagent steps %+v", steps)
 	}
 }

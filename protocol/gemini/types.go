@@ -49,8 +49,11 @@ type ToolCall struct {
 	// Timestamp is when Gemini CLI recorded the call (done, as it records
 	// calls).
 	Timestamp string `json:"timestamp"`
-	// AgentID is the subagent a call ran, when it ran one.
+	// AgentID is the subagent a call ran, when it ran one: its session
+	// id, which names its file (chats/<session id>/<agent id>.jsonl).
 	AgentID string `json:"agentId"`
+	// Description is what the call does, as the CLI showed it.
+	Description string `json:"description"`
 	// ResultDisplay is what the user was shown: a string, or an object
 	// (a FileDiff's fileDiff is an edit's unified diff).
 	ResultDisplay json.RawMessage `json:"resultDisplay"`
