@@ -382,20 +382,23 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 			d.add(c, f, &model.Item{ID: sub, Kind: model.ItemSubagent, Status: model.StatusOpen, Name: e.Name.Value, Text: e.Description.Value, SubagentRunID: sub,
 				ParentToolCallID: e.ParentToolCallID.Value})
 		}
-		if ps := d.step(e.ParentToolCallID.Value); e.ParentToolCallID.IsSet() && ps != nil && ps.Subagent == "" {
-			ps.Subagent = cmp.Or(e.Name.Value, sub)
+		if ps := d.step(e.ParentToolCallID.Value); e.ParentToolCallID.IsSet() && ps != nil {
+			ps.Subagent = cmp.Or(ps.Subagent, e.Name.Value, sub)
+			ps.SubagentRunning = true
 			d.touchStep(c, ps)
 		}
 	case *agui.SubagentFinished:
 		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusCompleted
 			touch(c, it)
+			d.subagentEnded(c, it)
 		}
 	case *agui.SubagentError:
 		if it := d.item(keySub(sub)); it != nil {
 			it.Status = model.StatusFailed
 			d.setText(it, e.Message.Value)
 			touch(c, it)
+			d.subagentEnded(c, it)
 		}
 	}
 }

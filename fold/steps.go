@@ -103,6 +103,19 @@ func (d *displayState) nest(s *model.Step, sub string) {
 	}
 }
 
+// subagentEnded notes on the step that started the subagent of item it
+// that the subagent no longer works (a call that returned at once, as
+// Codex's spawn_agent does, still reads "working" until then).
+func (d *displayState) subagentEnded(c *ctx, it *model.Item) {
+	if it.ParentToolCallID == "" {
+		return
+	}
+	if ps := d.step(it.ParentToolCallID); ps != nil && ps.SubagentRunning {
+		ps.SubagentRunning = false
+		d.touchStep(c, ps)
+	}
+}
+
 func categoryOr(s string) model.Category {
 	if c, ok := model.ParseCategory(s); ok {
 		return c

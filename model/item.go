@@ -134,6 +134,9 @@ type Step struct {
 	// Subagent names the subagent this step's call runs ("" for a call
 	// that starts none): its steps are the step's own work.
 	Subagent string `json:"subagent,omitempty"`
+	// SubagentRunning is set while that subagent works, which may be
+	// after the call returned (Codex's spawn_agent returns at once).
+	SubagentRunning bool `json:"subagentRunning,omitzero"`
 
 	// Args is the argument text as streamed; ArgsJSON is it parsed, when valid JSON.
 	Args     string          `json:"args"`

@@ -22,6 +22,9 @@ func (s *Step) Label() string {
 	verb := s.Category.Verb(s.Status)
 	if s.Subagent != "" {
 		verb = subagentVerb(s.Status)
+		if s.SubagentRunning && s.Status == StatusCompleted {
+			verb = subagentVerb(StatusRunning) // the call returned; its subagent works on
+		}
 	}
 	if s.Category == CategoryExecute && s.Status == StatusFailed && s.ExitCode != nil && *s.ExitCode != 0 {
 		verb += " (exit " + strconv.Itoa(*s.ExitCode) + ")"
