@@ -89,7 +89,10 @@ func Glance(head, tail []byte) model.Glance {
 	// markers, and its last time from its end.
 	for _, b := range [][]byte{head, tail} {
 		var titleLines []int // where they start in b, in the file's order
-		for _, m := range [][]byte{[]byte(`-title"`), []byte(`"type":"summary"`)} {
+		// The markers are parts of isTitle's whose first bytes are rare in
+		// a session's lines, so that the search skips ahead from one to
+		// the next rather than comparing at every byte.
+		for _, m := range [][]byte{[]byte(`-title"`), []byte(`:"summary"`)} {
 			for off := 0; ; {
 				i := bytes.Index(b[off:], m)
 				if i < 0 {
@@ -113,6 +116,8 @@ func Glance(head, tail []byte) model.Glance {
 	end := tail
 	if len(end) == 0 {
 		end = head // the whole file: its last time is at its end
+	} else {
+		g.Untimed = true
 	}
 	for b := bytes.TrimRight(end, "\n"); len(b) > 0; {
 		i := bytes.LastIndexByte(b, '\n')
@@ -126,6 +131,7 @@ func Glance(head, tail []byte) model.Glance {
 				g.First = at
 			}
 			g.Last = at
+			g.Untimed = false
 			break
 		}
 	}
