@@ -1,6 +1,14 @@
 package app
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/model"
 	"io"
 	"os"
 	"sync"
@@ -65,5 +73,139 @@ func TestGlancedFolderList(t *testing.T) {
 		if n == nil || *n > min(s.Size, sources.GlanceHeadBytes+sources.GlanceTailBytes) {
 			t.Errorf("%s (%d bytes): read %v", s.ID, s.Size, n)
 		}
+	}
+}
+
+// followGlanced follows the Claude Code configuration folder dir as the
+// screen does (its sessions glanced at, a session folded when open names
+// it) until ctx ends; src is the folder identified.
+func followGlanced(ctx context.Context, t *testing.T, a *App, dir string) (src *Source, batches <-chan model.Batch, open func(string)) {
+	t.Helper()
+	src, err := a.ClaudeSessions(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.glance {
+		t.Fatal("the folder is not glanced at")
+	}
+	fo := a.folderOptions(src)
+	open = glanceOptions(ctx, &fo)
+	batches, events := sources.FollowFolder(ctx, src.followed(), fo)
+	go func() {
+		for range events {
+		}
+	}()
+	return src, src.projects.noting(ctx, batches), open
+}
+
+// glancesOf are the last glances at every session of the Claude Code
+// configuration folder dir, by file, once every file of it had one.
+func glancesOf(t *testing.T, dir string) map[string]model.Glance {
+	t.Helper()
+	a := New(&Options{})
+	a.glanceAlways = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	src, batches, _ := followGlanced(ctx, t, a, dir)
+	out := map[string]model.Glance{}
+	for b := range batches {
+		if b.Glance != nil {
+			out[b.Source] = *b.Glance
+		}
+		if len(b.Records) > 0 {
+			t.Fatalf("%s was folded, not glanced at", b.Source)
+		}
+		if len(out) == len(src.Files) {
+			break
+		}
+	}
+	return out
+}
+
+// foldOf is the one thread of the session file at path as agentwatch
+// steps folds it, and its steps as that prints them.
+func foldOf(t *testing.T, path string) (*fold.Thread, string) {
+	t.Helper()
+	a := New(&Options{})
+	src, err := a.Identify(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _, err := a.FoldThreads(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.Len() != 1 {
+		t.Fatalf("%s folds to %d threads", path, ts.Len())
+	}
+	var steps strings.Builder
+	PrintThreadSteps(&steps, ts.List())
+	return ts.List()[0], steps.String()
+}
+
+// A glance at each session (its 64 KiB head and 64 KiB tail, the tail
+// read further back when it holds no time) gives the row a fold of the
+// whole file gives: its title, last activity and project. The sessions
+// are the fixtures, generated ones of 20–200 KB and one of MBs, and one
+// whose last line is a tool result longer than the tail window, and one
+// whose tail window holds no line with a time.
+func TestGlanceIsTheFoldsRow(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../testdata/claude")); err != nil {
+		t.Fatal(err)
+	}
+	sessions, err := claudegen.Write(dir, claudegen.Options{Sessions: 30, Projects: 3, Big: 1, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := sessions[3]
+	f, err := os.OpenFile(long.Path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := long.Last.Add(time.Minute).UTC().Format("2006-01-02T15:04:05.000Z")
+	fmt.Fprintf(f, `{"parentUuid":"a0-end","isSidechain":false,"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_0_0","content":"%s"}]},"uuid":"big-result","timestamp":"%s","cwd":"%s","sessionId":"%s"}`+"\n",
+		strings.Repeat("x", 3*sources.GlanceTailBytes), late, long.Project, long.ID)
+	f.Close()
+	// Another ends in more lines without a time than the tail window holds.
+	untimed := sessions[4]
+	var book strings.Builder
+	for i := 0; book.Len() < 2*sources.GlanceTailBytes; i++ {
+		fmt.Fprintf(&book, `{"type":"file-history-snapshot","messageId":"m%d","snapshot":{"messageId":"m%d","trackedFileBackups":{}},"isSnapshotUpdate":true}`+"\n", i, i)
+	}
+	f, err = os.OpenFile(untimed.Path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(book.String())
+	f.Close()
+
+	glances := glancesOf(t, dir)
+	checked := 0
+	for path, g := range glances {
+		if g.ID == "" {
+			continue // not a session's file (an agent's alone): tailed, not glanced at
+		}
+		th, _ := foldOf(t, path)
+		last := th.Last
+		if _, err := os.Stat(strings.TrimSuffix(path, ".jsonl")); err == nil {
+			// The fold reads the session's subagents too, whose lines may
+			// come after the session's own last one; a glance reads the
+			// session's file alone.
+			last = g.Last
+		}
+		if g.Title != th.Title() || !g.Last.Equal(last) {
+			t.Errorf("%s: glance %q at %v, fold %q at %v", filepath.Base(path), g.Title, g.Last, th.Title(), th.Last)
+		}
+		checked++
+	}
+	if checked < len(sessions)+2 {
+		t.Errorf("%d sessions checked of %d generated and the fixtures", checked, len(sessions))
+	}
+	if g := glances[long.Path]; g.Last.Format("2006-01-02T15:04:05.000Z") != late {
+		t.Errorf("the session ending in a long line: last %v, want %s", g.Last, late)
+	}
+	if g := glances[untimed.Path]; !g.Last.Equal(untimed.Last) {
+		t.Errorf("the session ending in lines without a time: last %v, want %v", g.Last, untimed.Last)
 	}
 }
