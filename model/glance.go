@@ -21,6 +21,10 @@ type Glance struct {
 	// one in the head and the tail: when the session started, and its last
 	// activity. Zero when unknown.
 	First, Last time.Time
+	// Untimed says that a tail was given and none of its lines has a
+	// time: Last is only the head's, and a longer tail may say more (its
+	// lines are few and long, as a session's last big tool result).
+	Untimed bool
 	// Size and Modified are the file's size and modification time when it
 	// was looked at.
 	Size     int64

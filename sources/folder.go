@@ -59,7 +59,9 @@ type FolderOptions struct {
 	// Glance returns is sent as a batch without records (model.Batch's
 	// Glance). A file whose glance is not ok, and a file Open names, is
 	// tailed from its start as without Glance. No file's head is read to
-	// judge it: every non-empty file is taken.
+	// judge it: every non-empty file is taken. The tail is read further
+	// back when it holds no whole line or Glance says it is Untimed.
+	// head and tail are a reused buffer: Glance keeps nothing of them.
 	Glance func(path string, head, tail []byte) (model.Glance, bool)
 	// Open names glanced files to fold from now on (by path as the folder
 	// or pattern names them): each is tailed from its start, and its

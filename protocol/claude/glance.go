@@ -89,7 +89,10 @@ func Glance(head, tail []byte) model.Glance {
 	// markers, and its last time from its end.
 	for _, b := range [][]byte{head, tail} {
 		var titleLines []int // where they start in b, in the file's order
-		for _, m := range [][]byte{[]byte(`-title"`), []byte(`"type":"summary"`)} {
+		// The markers are parts of isTitle's whose first bytes are rare in
+		// a session's lines, so that the search skips ahead from one to
+		// the next rather than comparing at every byte.
+		for _, m := range [][]byte{[]byte(`-title"`), []byte(`:"summary"`)} {
 			for off := 0; ; {
 				i := bytes.Index(b[off:], m)
 				if i < 0 {
@@ -110,24 +113,31 @@ func Glance(head, tail []byte) model.Glance {
 			}
 		}
 	}
-	end := tail
-	if len(end) == 0 {
-		end = head // the whole file: its last time is at its end
-	}
-	for b := bytes.TrimRight(end, "\n"); len(b) > 0; {
-		i := bytes.LastIndexByte(b, '\n')
-		line := b[i+1:]
-		b = b[:max(i, 0)]
-		if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) && !bytes.Contains(line, []byte(`"type":"system"`)) {
-			continue
-		}
-		if at := parseTime(stringMember(line, "timestamp")); !at.IsZero() {
-			if g.First.IsZero() {
-				g.First = at
+	// The last time is at the end: of the tail, else (a tail of lines
+	// without one, or none) of the head, past what its scan read.
+	last := func(end []byte) bool {
+		for b := bytes.TrimRight(end, "\n"); len(b) > 0; {
+			i := bytes.LastIndexByte(b, '\n')
+			line := b[i+1:]
+			b = b[:max(i, 0)]
+			if !bytes.Contains(line, []byte(`"type":"user"`)) && !bytes.Contains(line, []byte(`"type":"assistant"`)) && !bytes.Contains(line, []byte(`"type":"system"`)) {
+				continue
 			}
-			g.Last = at
-			break
+			if at := parseTime(stringMember(line, "timestamp")); !at.IsZero() {
+				if g.First.IsZero() {
+					g.First = at
+				}
+				g.Last = at
+				return true
+			}
 		}
+		return false
+	}
+	if len(tail) > 0 && !last(tail) {
+		g.Untimed = true
+		last(head)
+	} else if len(tail) == 0 {
+		last(head) // the whole file: its last time is at its end
 	}
 	g.Title = named
 	if g.Title == "" && promptFound {
