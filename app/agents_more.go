@@ -18,12 +18,14 @@ type endedLook struct {
 	size  int64
 	mod   time.Time
 	ended bool
+	asks  bool // its last line asks the person for a permission
 }
 
 // copilotState is the state of a Copilot CLI session: ended once its last
 // line is a session.shutdown (Copilot writes one when it exits; a session
-// resumed writes more after it); else working while its file is being
-// written, and otherwise open, its last turn telling working from idle.
+// resumed writes more after it); waiting for you while its last line asks
+// for a permission; else working while its file is being written, and
+// otherwise open, its last turn telling working from idle.
 // Copilot keeps no registry of running sessions, so a session whose
 // process died without a shutdown stays open.
 func (w *agentWatch) copilotState(path string, now time.Time) model.AgentState {
@@ -36,12 +38,15 @@ func (w *agentWatch) copilotState(path string, now time.Time) model.AgentState {
 	}
 	look, ok := w.ended[path]
 	if !ok || look.size != st.Size() || !look.mod.Equal(st.ModTime()) {
-		look = endedLook{size: st.Size(), mod: st.ModTime(), ended: lastLineType(path, st.Size()) == "session.shutdown"}
+		last := lastLineType(path, st.Size())
+		look = endedLook{size: st.Size(), mod: st.ModTime(), ended: last == "session.shutdown", asks: last == "permission.requested"}
 		w.ended[path] = look
 	}
 	switch {
 	case look.ended:
 		return model.AgentEnded
+	case look.asks:
+		return model.AgentWaiting // a permission asked and not answered yet
 	case now.Sub(st.ModTime()) < writingFor:
 		return model.AgentWorking
 	}

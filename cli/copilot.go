@@ -28,8 +28,10 @@ read to know. --all opens every session. FOLDER names the home folder, its
 session-state folder or one session's folder instead.
 
 Each row says what the session does now: ended once Copilot wrote its
-session.shutdown; working while its events are being written; otherwise
-its last turn says working or idle. Copilot keeps no list of the sessions
+session.shutdown; waiting for you while a permission it asked for is not
+answered; working while its events are being written; otherwise its last
+turn says working or idle. --bell rings the terminal's bell when a session
+starts waiting for you. Copilot keeps no list of the sessions
 it runs, so a session whose process died without a shutdown stays idle.
 
 With --plain it prints one line per change of every session, read to its
@@ -50,6 +52,7 @@ Examples:
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "open every session, not only those run in the current folder")
+	cmd.Flags().BoolVar(&opts.Bell, "bell", false, "ring the terminal's bell when a session starts waiting for you")
 	plainFlag(cmd, opts, "print one line per change (message, step, run, problem) instead of the screen")
 	layoutFlag(cmd, opts)
 	filterFlag(cmd, opts)
