@@ -95,7 +95,8 @@ func agentRoots(cwd string, all bool) (roots []agentRoot, looked []string) {
 		if !all {
 			skip = codexElsewhere(cwd)
 		}
-		roots = append(roots, agentRoot{name: "codex", root: home, globs: codexGlobs(home), skip: skip, watch: codexWatch(home)})
+		globs := codexGlobs(home)
+		roots = append(roots, agentRoot{name: "codex", root: home, globs: globs, skip: codexChildren(skip, globs), watch: codexWatch(home)})
 	} else {
 		looked = append(looked, said)
 	}

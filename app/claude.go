@@ -257,6 +257,24 @@ type projectLabels struct {
 	changed map[string]time.Time
 }
 
+// shortProject is a project as a list that also names its agent shows it:
+// a long path by its last two folders, a folder named by a hash (Gemini
+// CLI's older projects) by the hash's start; the list cuts a label from
+// its start, which would cut the agent's name.
+func shortProject(p string) string {
+	if len(p) == 64 && strings.Trim(p, "0123456789abcdef") == "" {
+		return p[:8] + "…"
+	}
+	if len(p) <= 16 {
+		return p
+	}
+	parts := strings.Split(strings.TrimRight(filepath.ToSlash(p), "/"), "/")
+	if len(parts) <= 2 {
+		return p
+	}
+	return "…/" + strings.Join(parts[len(parts)-2:], "/")
+}
+
 // agentMark is an agent's name and the folder of its sessions.
 type agentMark struct{ root, name string }
 
@@ -270,7 +288,7 @@ func (p *projectLabels) learn(path string, head []byte) {
 	label := sessionProject(path, head)
 	for _, m := range p.marks {
 		if within(m.root, path) {
-			label = m.name + " · " + label
+			label = m.name + " · " + shortProject(label)
 			break
 		}
 	}

@@ -107,3 +107,18 @@ func TestLongProject(t *testing.T) {
 		t.Errorf("a short path found %q", got)
 	}
 }
+
+// In a list of several agents' sessions a project is short enough to
+// leave its agent's name in sight.
+func TestShortProject(t *testing.T) {
+	for in, want := range map[string]string{
+		"/home/dev/shop":       "/home/dev/shop",
+		"/home/ana/src/ledger": "…/src/ledger",
+		"e828acfc792e3bbcd2a6c6c35323cb44b7b438741c168c8ec59aefe347f193bb": "e828acfc…",
+		"-home-dev-app-with-a-long-name":                                   "-home-dev-app-with-a-long-name",
+	} {
+		if got := shortProject(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
