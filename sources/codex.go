@@ -3,11 +3,8 @@ package sources
 import (
 	"bufio"
 	"bytes"
-	"io"
 
 	"github.com/klauspost/compress/zstd"
-
-	"github.com/agentwatch/agentwatch/model"
 )
 
 // LooksLikeCodexRollout tells from a file's first line that it is a Codex
@@ -42,71 +39,6 @@ func LooksLikeCodexRollout(first []byte) bool {
 		}
 	}
 	return true
-}
-
-// codexReader reads a Codex rollout: each line is translated into AG-UI
-// records (protocol/codex), handed out one at a time, with the lines of
-// the session's subagents among them when the rollout is a file whose
-// folder holds theirs (codex_subagents.go). The records are made by the
-// translation, not read from the input, so none is placed.
-type codexReader struct {
-	in    *bufio.Reader
-	lines lineReader
-	limit int64
-	tr    lineTranslator
-	queue []model.Record
-	idled bool // the subagents' lines left were read, at the end
-}
-
-// newCodexReader reads a rollout from in; path, when it is the file's,
-// finds its subagents' rollouts.
-func newCodexReader(in *bufio.Reader, at position, limit int64, path string) *codexReader {
-	return &codexReader{in: in, lines: lineReader{in: in, off: at.off, num: at.lines}, limit: limit, tr: newCodexSession(path, limit)}
-}
-
-func (c *codexReader) next() (item, error) {
-	for len(c.queue) == 0 {
-		ln, err := c.lines.next(c.limit)
-		if err == io.EOF && !c.idled {
-			c.idled = true
-			if id, ok := c.tr.(idler); ok {
-				c.queue = id.Idle()
-			}
-			continue
-		}
-		if err != nil {
-			return item{}, err
-		}
-		if ln.over {
-			return item{bad: tooBig(ln.start, c.limit, lineAt(ln.num))}, nil
-		}
-		text := bytes.TrimSpace(ln.text)
-		if len(text) == 0 {
-			continue
-		}
-		if !ln.ended && !validJSON(text) {
-			return item{bad: truncated(ln.start, int64(len(text)), lineAt(ln.num))}, nil
-		}
-		c.queue = c.tr.Line(text)
-	}
-	rec := c.queue[0]
-	c.queue[0] = model.Record{}
-	c.queue = c.queue[1:]
-	return item{raw: rec.Raw, made: &rec}, nil
-}
-
-// buffered reports whether the next record is at hand: translated already,
-// or its line read ahead.
-func (c *codexReader) buffered() bool {
-	if len(c.queue) > 0 {
-		return true
-	}
-	n := c.in.Buffered()
-	if n == 0 {
-		return false
-	}
-	ahead, _ := c.in.Peek(n)
-	return bytes.IndexByte(ahead, '\n') >= 0
 }
 
 // zstdMagic starts every zstd frame. Codex compresses a rollout idle for

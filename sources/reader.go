@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
+	"github.com/agentwatch/agentwatch/protocol/copilot"
 )
 
 // DefaultMaxEventBytes is the size limit a new Reader puts on one event.
@@ -204,17 +205,17 @@ func (r *Reader) start() error {
 		sse.cut = r.cutFrame
 		r.events = sse
 	case FormatClaude:
-		r.events = newClaudeReader(r.in, pos, limit, r.path)
+		r.events = newSessionReader(r.in, pos, limit, newClaudeSession(r.path, limit), tornWaits)
 	case FormatACPRecording:
 		jl := newJSONLReader(r.in, pos, limit)
 		jl.acp = true
 		r.events = jl
 	case FormatCodexRollout:
-		r.events = newCodexReader(r.in, pos, limit, r.path)
+		r.events = newSessionReader(r.in, pos, limit, newCodexSession(r.path, limit), tornIsAProblem)
 	case FormatCopilot:
-		r.events = newCopilotReader(r.in, pos, limit)
+		r.events = newSessionReader(r.in, pos, limit, copilot.New(), tornReadIfWhole)
 	case FormatGemini:
-		r.events = newGeminiReader(r.in, pos, limit, r.path)
+		r.events = newSessionReader(r.in, pos, limit, newGeminiSession(r.path, limit), tornWaits)
 	default:
 		r.events = newJSONLReader(r.in, pos, limit)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
 	"github.com/agentwatch/agentwatch/protocol/gemini"
@@ -194,14 +195,14 @@ func TestSubagentSplits(t *testing.T) {
 	files := map[string][]byte{subagentID: mustRead(t, subagentFixture)}
 	all := translateWith(b, files)
 	for k := 0; k <= len(b); k++ {
-		if !nearLineEnd(b, k) {
+		if !translaws.NearLineEnd(b, k) {
 			continue
 		}
 		tr := gemini.New()
 		tr.ReadSubagents(linesOf(files))
 		recs := append(tr.Write(b[:k]), tr.Write(b[k:])...)
 		recs = append(recs, tr.Flush()...)
-		if !sameRecords(recs, all) {
+		if !translaws.SameRecords(recs, all) {
 			t.Fatalf("split at byte %d translates otherwise", k)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/agui"
+	"github.com/agentwatch/agentwatch/protocol/internal/lines"
 )
 
 // defaultThread is the thread of a session file whose first record is
@@ -28,7 +29,7 @@ const maxRemembered = 1 << 16
 // pure and not safe for concurrent use.
 type Translator struct {
 	seq  uint64
-	torn []byte
+	torn lines.Buffer // what Write left of a line not yet ended
 	out  []model.Record
 
 	// thread is the session's id, from its first record.
@@ -98,36 +99,10 @@ func (t *Translator) Thread() string { return t.thread }
 
 // Write translates the whole lines in p, after what an earlier Write left
 // of a line not yet ended, and keeps the rest for the next Write or Flush.
-func (t *Translator) Write(p []byte) []model.Record {
-	var out []model.Record
-	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			t.torn = append(t.torn, p...)
-			break
-		}
-		ln := p[:i]
-		if len(t.torn) > 0 {
-			t.torn = append(t.torn, ln...)
-			ln = t.torn
-		}
-		out = append(out, t.Line(ln)...)
-		t.torn = t.torn[:0]
-		p = p[i+1:]
-	}
-	return out
-}
+func (t *Translator) Write(p []byte) []model.Record { return t.torn.Write(p, t.Line) }
 
 // Flush translates what Write left of a last line without its newline.
-func (t *Translator) Flush() []model.Record {
-	if len(bytes.TrimSpace(t.torn)) == 0 {
-		t.torn = t.torn[:0]
-		return nil
-	}
-	ln := t.torn
-	t.torn = nil
-	return t.Line(ln)
-}
+func (t *Translator) Flush() []model.Record { return t.torn.Flush(t.Line) }
 
 // probe is what tells a record's kind, in the order Gemini CLI's loader
 // asks: a rewind, a message, a metadata update, the first record.
