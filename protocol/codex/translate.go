@@ -130,13 +130,8 @@ func (t *Translator) Line(b []byte) []model.Record {
 	t.out = nil
 	var ln Line
 	if err := json.Unmarshal(b, &ln); err != nil || ln.Type == "" {
-		why := "not a rollout line ({\"timestamp\", \"type\", \"payload\"})"
-		if err != nil {
-			why = "not JSON: " + err.Error()
-		}
 		t.seq++
-		t.out = append(t.out, model.Record{Seq: t.seq, Proto: model.ProtoAGUI,
-			Event: &model.Unreadable{Reason: "line " + strconv.Itoa(t.line) + ": " + why, Offset: -1}})
+		t.out = append(t.out, lines.Unreadable(t.seq, t.line, err, "a rollout line ({\"timestamp\", \"type\", \"payload\"})"))
 		return t.out
 	}
 	at, _ := time.Parse(time.RFC3339Nano, ln.Timestamp)

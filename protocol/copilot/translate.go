@@ -119,13 +119,8 @@ func (t *Translator) Line(b []byte) []model.Record {
 	t.out = nil
 	var ev Event
 	if err := json.Unmarshal(b, &ev); err != nil || ev.Type == "" {
-		why := "not a Copilot session event ({\"type\", \"id\", \"timestamp\", \"data\"})"
-		if err != nil {
-			why = "not JSON: " + err.Error()
-		}
 		t.seq++
-		t.out = append(t.out, model.Record{Seq: t.seq, Proto: model.ProtoAGUI,
-			Event: &model.Unreadable{Reason: "line " + strconv.Itoa(t.line) + ": " + why, Offset: -1}})
+		t.out = append(t.out, lines.Unreadable(t.seq, t.line, err, "a Copilot session event ({\"type\", \"id\", \"timestamp\", \"data\"})"))
 		return t.out
 	}
 	if ev.Ephemeral {

@@ -6,6 +6,7 @@ package lines
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/agentwatch/agentwatch/model"
 )
@@ -45,4 +46,16 @@ func (b *Buffer) Flush(line func([]byte) []model.Record) []model.Record {
 	ln := b.torn
 	b.torn = nil
 	return line(ln)
+}
+
+// Unreadable is the record of line number n of a session file that is not
+// one of its lines: not JSON (err), or JSON of another shape (shape says
+// what a line is).
+func Unreadable(seq uint64, n int, err error, shape string) model.Record {
+	why := "not " + shape
+	if err != nil {
+		why = "not JSON: " + err.Error()
+	}
+	return model.Record{Seq: seq, Proto: model.ProtoAGUI,
+		Event: &model.Unreadable{Reason: "line " + strconv.Itoa(n) + ": " + why, Offset: -1}}
 }
