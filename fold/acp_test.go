@@ -476,7 +476,7 @@ func TestACPCodingSession(t *testing.T) {
 		{"call-read", model.CategoryRead, model.StatusCompleted, "Read · /home/dev/tempo/internal/schedule/length.go:20", -1},
 		{"call-grep", model.CategorySearch, model.StatusCompleted, "Searched · ParseLength", -1},
 		{"call-edit", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length.go:24", -1},
-		{"call-new", model.CategoryEdit, model.StatusCompleted, "Edited · /home/dev/tempo/internal/schedule/length_cases_test.go", -1},
+		{"call-new", model.CategoryEdit, model.StatusCompleted, "Created · /home/dev/tempo/internal/schedule/length_cases_test.go", -1},
 		{"call-retest", model.CategoryExecute, model.StatusCompleted, "Ran command · go test ./...", 0},
 		{"call-fetch", model.CategoryFetch, model.StatusCompleted, "Fetched · pkg.go.dev/time#ParseDuration", -1},
 		{"call-shot", model.CategoryOther, model.StatusCompleted, "Screenshot of the Tempo window", -1},

@@ -20,6 +20,9 @@ import (
 // category other shows its Title instead of "Using <tool>".
 func (s *Step) Label() string {
 	verb := s.Category.Verb(s.Status)
+	if s.Category == CategoryEdit && s.Status == StatusCompleted && s.created() {
+		verb = "Created"
+	}
 	if s.Subagent != "" {
 		verb = subagentVerb(s.Status)
 		if s.SubagentRunning && s.Status == StatusCompleted {
@@ -193,4 +196,19 @@ func subagentVerb(st Status) string {
 		return "Subagent interrupted"
 	}
 	return "Subagent working"
+}
+
+// created reports whether the step's change made new files and only
+// those: every diff has no old text, or its result is a unified diff from
+// /dev/null (an agent's session file writes a new file so).
+func (s *Step) created() bool {
+	if len(s.Diffs) > 0 {
+		for _, d := range s.Diffs {
+			if d.OldText != nil {
+				return false
+			}
+		}
+		return true
+	}
+	return strings.HasPrefix(s.Result, "--- /dev/null\n")
 }

@@ -105,3 +105,23 @@ func TestStepAction(t *testing.T) {
 		}
 	}
 }
+
+// A change that made new files only reads "Created"; one that changed a
+// file, or is still running, does not.
+func TestCreatedLabel(t *testing.T) {
+	empty := ""
+	for _, tc := range []struct {
+		s    Step
+		want string
+	}{
+		{Step{Category: CategoryEdit, Status: StatusCompleted, Location: "a.go", Diffs: []Diff{{Path: "a.go", NewText: "x"}}}, "Created · a.go"},
+		{Step{Category: CategoryEdit, Status: StatusCompleted, Location: "a.go", Diffs: []Diff{{Path: "a.go", OldText: &empty, NewText: "x"}}}, "Edited · a.go"},
+		{Step{Category: CategoryEdit, Status: StatusCompleted, Location: "a.go", Result: "--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,1 @@\n+x"}, "Created · a.go"},
+		{Step{Category: CategoryEdit, Status: StatusCompleted, Location: "a.go", Result: "--- a/a.go\n+++ b/a.go"}, "Edited · a.go"},
+		{Step{Category: CategoryEdit, Status: StatusRunning, Location: "a.go", Diffs: []Diff{{Path: "a.go", NewText: "x"}}}, "Editing · a.go"},
+	} {
+		if got := tc.s.Label(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
