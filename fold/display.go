@@ -197,6 +197,9 @@ func (d *displayState) touchStep(c *ctx, s *model.Step) {
 		// whose content was shed is not kept either, so Shed keeps meaning
 		// "no content" and what was shed does not grow back.
 		clearContent(s)
+	} else {
+		// What the label says of the content stays when it is shed.
+		s.Created = s.OnlyNewFiles()
 	}
 	s.LastSeq = c.seq
 	c.steps = append(c.steps, s.Index)

@@ -121,6 +121,10 @@ type Step struct {
 	Destination string `json:"destination,omitempty"`
 	// Diffs are the file changes the step made or proposes, one per file.
 	Diffs []Diff `json:"diffs,omitempty"`
+	// Created is set when the step's change made new files and only those
+	// (OnlyNewFiles, as the fold last saw its content): its label says
+	// "Created", also once the content is shed.
+	Created bool `json:"created,omitzero"`
 
 	MessageID     string `json:"messageId,omitempty"`
 	RunID         string `json:"runId,omitempty"`

@@ -20,7 +20,7 @@ import (
 // category other shows its Title instead of "Using <tool>".
 func (s *Step) Label() string {
 	verb := s.Category.Verb(s.Status)
-	if s.Category == CategoryEdit && s.Status == StatusCompleted && s.created() {
+	if s.Category == CategoryEdit && s.Status == StatusCompleted && (s.Created || s.OnlyNewFiles()) {
 		verb = "Created"
 	}
 	if s.Subagent != "" {
@@ -198,10 +198,12 @@ func subagentVerb(st Status) string {
 	return "Subagent working"
 }
 
-// created reports whether the step's change made new files and only
-// those: every diff has no old text, or its result is a unified diff from
-// /dev/null (an agent's session file writes a new file so).
-func (s *Step) created() bool {
+// OnlyNewFiles reports whether the step's content says its change made
+// new files and only those: every diff has no old text, or its result is a
+// unified diff from /dev/null (an agent's session file writes a new file
+// so). The fold keeps the answer in Created, which stays when the content
+// is shed.
+func (s *Step) OnlyNewFiles() bool {
 	if len(s.Diffs) > 0 {
 		for _, d := range s.Diffs {
 			if d.OldText != nil {
