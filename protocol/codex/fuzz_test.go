@@ -1,10 +1,10 @@
 package codex_test
 
 import (
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
 )
 
@@ -17,33 +17,8 @@ func FuzzTranslate(f *testing.F) {
 	f.Add([]byte(`{"timestamp":"x","type":"event_msg","payload":{"type":"turn_aborted"}}` + "\n" + `{"type":"world_state","payload":{}}`))
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"p","input":"*** Begin Patch\n*** Add File: a\n+x\n*** End Patch"}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tr := codex.New()
-		recs := append(tr.Write(b), tr.Flush()...)
-		fl := fold.New(fold.Options{})
-		for i := range recs {
-			if recs[i].Event == nil {
-				t.Fatalf("record %d has no event", i)
-			}
-			recs[i].Seq = uint64(i + 1)
-		}
-		if _, err := fl.Apply(recs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range fl.Diagnostics() {
-			if !unreadable(recs, d.Seq) {
-				t.Fatalf("diagnostic on a translated event: %+v", d)
-			}
-		}
+		translaws.FoldsClean(t, translaws.Translate(codex.New(), b))
 	})
-}
-
-// unreadable reports whether record seq stands for input that was not read.
-func unreadable(recs []model.Record, seq uint64) bool {
-	if seq == 0 || seq > uint64(len(recs)) {
-		return false
-	}
-	_, ok := recs[seq-1].Event.(*model.Unreadable)
-	return ok
 }
 
 // FuzzSubagentLines feeds arbitrary lines as a spawned child's rollout,

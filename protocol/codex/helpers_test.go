@@ -1,11 +1,11 @@
 package codex_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/codex"
 )
@@ -19,30 +19,10 @@ var fixture = filepath.Join("..", "..", "testdata", "codex", "sessions", "2026",
 // fixtureThread is the fixture's session id.
 const fixtureThread = "019c8a59-e9dd-71f0-9ae3-4079fe9726a9"
 
-func readFixture(t testing.TB) []byte {
-	t.Helper()
-	b, err := os.ReadFile(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func readFixture(t testing.TB) []byte { return translaws.ReadFile(t, fixture) }
 
 // translate reads a whole rollout.
-func translate(b []byte) []model.Record {
-	tr := codex.New()
-	return append(tr.Write(b), tr.Flush()...)
-}
+func translate(b []byte) []model.Record { return translaws.Translate(codex.New(), b) }
 
 // foldAll folds records into one fold and fails on a diagnostic.
-func foldAll(t testing.TB, recs []model.Record) *fold.Fold {
-	t.Helper()
-	f := fold.New(fold.Options{})
-	if _, err := f.Apply(recs...); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Diagnostics() {
-		t.Errorf("diagnostic: %+v", d)
-	}
-	return f
-}
+func foldAll(t testing.TB, recs []model.Record) *fold.Fold { return translaws.Fold(t, recs) }

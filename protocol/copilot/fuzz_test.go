@@ -1,10 +1,9 @@
 package copilot_test
 
 import (
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"testing"
 
-	"github.com/agentwatch/agentwatch/fold"
-	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/copilot"
 )
 
@@ -22,31 +21,6 @@ func FuzzTranslate(f *testing.F) {
 		`{"type":"assistant.message","agentId":"z","data":{"content":"x","toolRequests":[{"toolCallId":"q","name":"view"}]}}` + "\n" +
 		`{"type":"tool.execution_complete","data":{"toolCallId":"q","success":true,"result":{"content":"a\n<exited with exit code 3>"}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tr := copilot.New()
-		recs := append(tr.Write(b), tr.Flush()...)
-		fl := fold.New(fold.Options{})
-		for i := range recs {
-			if recs[i].Event == nil {
-				t.Fatalf("record %d has no event", i)
-			}
-			recs[i].Seq = uint64(i + 1)
-		}
-		if _, err := fl.Apply(recs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range fl.Diagnostics() {
-			if !unreadable(recs, d.Seq) {
-				t.Fatalf("diagnostic on a translated event: %+v", d)
-			}
-		}
+		translaws.FoldsClean(t, translaws.Translate(copilot.New(), b))
 	})
-}
-
-// unreadable reports whether record seq stands for input that was not read.
-func unreadable(recs []model.Record, seq uint64) bool {
-	if seq == 0 || seq > uint64(len(recs)) {
-		return false
-	}
-	_, ok := recs[seq-1].Event.(*model.Unreadable)
-	return ok
 }

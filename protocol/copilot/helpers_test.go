@@ -1,11 +1,11 @@
 package copilot_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/copilot"
 )
@@ -17,30 +17,10 @@ const fixtureThread = "5d2c9a4e-7b31-4f0e-9c62-1a8e3f7b2d40"
 // translation handles, and one it does not know.
 var fixture = filepath.Join("..", "..", "testdata", "copilot", "session-state", fixtureThread, "events.jsonl")
 
-func readFixture(t testing.TB) []byte {
-	t.Helper()
-	b, err := os.ReadFile(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func readFixture(t testing.TB) []byte { return translaws.ReadFile(t, fixture) }
 
 // translate reads a whole session file.
-func translate(b []byte) []model.Record {
-	tr := copilot.New()
-	return append(tr.Write(b), tr.Flush()...)
-}
+func translate(b []byte) []model.Record { return translaws.Translate(copilot.New(), b) }
 
 // foldAll folds records into one fold and fails on a diagnostic.
-func foldAll(t testing.TB, recs []model.Record) *fold.Fold {
-	t.Helper()
-	f := fold.New(fold.Options{})
-	if _, err := f.Apply(recs...); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Diagnostics() {
-		t.Errorf("diagnostic: %+v", d)
-	}
-	return f
-}
+func foldAll(t testing.TB, recs []model.Record) *fold.Fold { return translaws.Fold(t, recs) }

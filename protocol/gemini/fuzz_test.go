@@ -2,6 +2,7 @@ package gemini_test
 
 import (
 	"bytes"
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -20,21 +21,7 @@ func FuzzTranslate(f *testing.F) {
 	f.Add([]byte(`{"id":"u","type":"user","content":[{"functionResponse":{"id":"c","response":{"output":"o"}}}]}` + "\n" +
 		`{"id":"g","type":"gemini","content":"a","thoughts":[{"subject":"s"}],"tokens":{"input":1}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tr := gemini.New()
-		recs := append(tr.Write(b), tr.Flush()...)
-		fl := fold.New(fold.Options{})
-		for i := range recs {
-			if recs[i].Event == nil {
-				t.Fatalf("record %d has no event", i)
-			}
-			recs[i].Seq = uint64(i + 1)
-		}
-		if _, err := fl.Apply(recs...); err != nil {
-			t.Fatal(err)
-		}
-		if d := fl.Diagnostics(); len(d) > 0 {
-			t.Fatalf("diagnostic on a translated event: %+v", d[0])
-		}
+		translaws.FoldsClean(t, translaws.Translate(gemini.New(), b))
 	})
 }
 

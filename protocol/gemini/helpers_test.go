@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
+	"github.com/agentwatch/agentwatch/internal/testkit/translaws"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/gemini"
 )
@@ -28,33 +29,13 @@ const subagentID = "c41d9a77-2b8e-4f03-9d6a-5e1f7b3a0c92"
 // fixtureThread is the fixture's session id.
 const fixtureThread = "8e2b7c14-3f5a-4d9e-b1c6-0a7f2e9d4c31"
 
-func readFixture(t testing.TB) []byte {
-	t.Helper()
-	b, err := os.ReadFile(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func readFixture(t testing.TB) []byte { return translaws.ReadFile(t, fixture) }
 
 // translate reads a whole session file.
-func translate(b []byte) []model.Record {
-	tr := gemini.New()
-	return append(tr.Write(b), tr.Flush()...)
-}
+func translate(b []byte) []model.Record { return translaws.Translate(gemini.New(), b) }
 
 // foldAll folds records into one fold and fails on a diagnostic.
-func foldAll(t testing.TB, recs []model.Record) *fold.Fold {
-	t.Helper()
-	f := fold.New(fold.Options{})
-	if _, err := f.Apply(recs...); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Diagnostics() {
-		t.Errorf("diagnostic: %+v", d)
-	}
-	return f
-}
+func foldAll(t testing.TB, recs []model.Record) *fold.Fold { return translaws.Fold(t, recs) }
 
 func mustRead(t testing.TB, path string) []byte {
 	t.Helper()

@@ -7,6 +7,7 @@ package translaws
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -122,4 +123,63 @@ func exported(t testing.TB, recs []model.Record) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// ReadFile is the fixture at path; a file that cannot be read fails the
+// test.
+func ReadFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Translate is what a fresh translator makes of data read whole.
+func Translate(tr Writer, data []byte) []model.Record { return writeAll(tr, data) }
+
+// Fold folds recs into one fold and fails the test on a diagnostic.
+func Fold(t testing.TB, recs []model.Record) *fold.Fold {
+	t.Helper()
+	f := fold.New(fold.Options{})
+	if _, err := f.Apply(recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Diagnostics() {
+		t.Errorf("diagnostic: %+v", d)
+	}
+	return f
+}
+
+// FoldsClean checks what a translator made of any bytes, as a fuzz target
+// does: every record has an event, and folded (numbered in order) it
+// breaks no rule of AG-UI's but where a record stands for input that was
+// not read.
+func FoldsClean(t *testing.T, recs []model.Record) {
+	t.Helper()
+	f := fold.New(fold.Options{})
+	for i := range recs {
+		if recs[i].Event == nil {
+			t.Fatalf("record %d has no event", i)
+		}
+		recs[i].Seq = uint64(i + 1)
+	}
+	if _, err := f.Apply(recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Diagnostics() {
+		if !unreadable(recs, d.Seq) {
+			t.Fatalf("diagnostic on a translated event: %+v", d)
+		}
+	}
+}
+
+// unreadable reports whether record seq stands for input that was not read.
+func unreadable(recs []model.Record, seq uint64) bool {
+	if seq == 0 || seq > uint64(len(recs)) {
+		return false
+	}
+	_, ok := recs[seq-1].Event.(*model.Unreadable)
+	return ok
 }
