@@ -99,6 +99,22 @@ type timedLine struct {
 	text []byte
 }
 
+// followLines appends each line to its file in turn, the tail of the
+// session at main looking after each, and returns what the tail made.
+func followLines(t *testing.T, main string, lines []timedLine) []model.Record {
+	t.Helper()
+	tl := newTailer(main, TailOptions{Poll: time.Hour})
+	tl.check()
+	var got []model.Record
+	for _, ln := range lines {
+		appendFile(t, ln.file, string(ln.text))
+		tl.check()
+		got = append(got, tl.pending...)
+		tl.pending = nil
+	}
+	return got
+}
+
 // A session whose subagents write as it runs, each line appended when its
 // time comes and the tail looking after each, gives the records of the
 // session read whole afterwards: a subagent's lines as they are written,
@@ -155,15 +171,7 @@ func TestClaudeSubagentsFollowed(t *testing.T) {
 		}
 		return 0
 	})
-	tl := newTailer(main, TailOptions{Poll: time.Hour})
-	tl.check()
-	var got []model.Record
-	for _, ln := range lines {
-		appendFile(t, ln.file, string(ln.text))
-		tl.check()
-		got = append(got, tl.pending...)
-		tl.pending = nil
-	}
+	got := followLines(t, main, lines)
 	whole := readSessionFile(t, main)
 	sameSessionRecords(t, got, whole)
 	if len(foldSteps(t, got)) != 9 {

@@ -148,15 +148,7 @@ func TestCodexSubagentsFollowed(t *testing.T) {
 		}
 		return 1
 	})
-	tl := newTailer(main, TailOptions{Poll: time.Hour})
-	tl.check()
-	var got []model.Record
-	for _, ln := range lines {
-		appendFile(t, ln.file, string(ln.text))
-		tl.check()
-		got = append(got, tl.pending...)
-		tl.pending = nil
-	}
+	got := followLines(t, main, lines)
 	whole := readSessionFile(t, main)
 	sameSessionRecords(t, got, whole)
 	if len(foldSteps(t, got)) != 13 {
