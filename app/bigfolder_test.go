@@ -406,7 +406,9 @@ func TestGlancedFolderOnScreen(t *testing.T) {
 	if changed, ok := src.projects.changedAt(grows.Path); !ok || !changed.Equal(st.ModTime()) {
 		t.Errorf("the grown session changed at %v (%v), want %v", changed, ok, st.ModTime())
 	}
-	if !strings.Contains(scr.screen(), "Renamed while listed") {
-		t.Errorf("the grown session's row was not redrawn:\n%s", scr.screen())
-	}
+	// The glance is seen on its way to the screen, which may not have
+	// taken it yet: the screen is waited for, not looked at once.
+	scr.until("the grown session's row redrawn", func() bool {
+		return strings.Contains(scr.screen(), "Renamed while listed")
+	})
 }
