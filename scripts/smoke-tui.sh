@@ -333,7 +333,8 @@ for size in 160x48 80x24; do
 	expect "/home/dev/app"
 	claude_gen &
 	expect "working" 10
-	tmux send-keys -t "$session" Home Enter
+	# Both sessions may read working (just copied): the list's filter finds this one.
+	tmux send-keys -t "$session" / c41e5d7a Enter Enter
 	expect "Subagent working · Check the orders handler" 10
 	expect "go test -run TestOrders3" 10
 	[ "$size" = 160x48 ] && expect "  ◐ ❯ Running command · go test -run TestOrders3"
