@@ -127,6 +127,7 @@ func (f *Fold) acpPrompt(c *ctx, p *acp.Prompt) string {
 		d.cow.runs.Add(run)
 	}
 	d.Runs = append(d.Runs, run)
+	d.startedRun(f.st.NextItem+1, d.nextStep())
 	d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: runID})
 	prompt := d.add(c, &f.st, &model.Item{ID: runID, Kind: model.ItemMessage, Status: model.StatusCompleted, Role: "user", Text: promptText(p.Prompt)})
 	f.st.ACP.TurnSeq = c.seq

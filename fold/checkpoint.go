@@ -36,6 +36,7 @@ type indexes struct {
 	stepAt    persist.Map[string, *model.Step]
 	byID      persist.Map[string, *agui.Message]
 	toolOwner persist.Map[string, *agui.Message]
+	runs      runIndex
 }
 
 // Applied is how many records the checkpointed fold had applied.
@@ -74,6 +75,7 @@ func (f *Fold) Checkpoint() *Checkpoint {
 	lists := takeLists(&f.st, prev)
 	cp := &Checkpoint{st: f.st.independent(), lists: lists, sheds: f.sheds, idx: indexes{
 		keys: d.keys.share(), stepAt: d.stepAt.share(), byID: r.byID.share(), toolOwner: r.toolOwner.share(),
+		runs: d.runIdx.share(),
 	}}
 	f.share()
 	r.cow.lists = lists
@@ -91,6 +93,8 @@ func FromCheckpoint(cp *Checkpoint, opts Options) *Fold {
 	// The shared indexes point at the checkpoint's objects, which are the
 	// restored fold's until it copies them (and notes the copy on top).
 	d.keys, d.stepAt = indexOf(cp.idx.keys), indexOf(cp.idx.stepAt)
+	runs := cp.idx.runs // shared by every fold restored from cp: read from a copy
+	d.runIdx = runs.share()
 	r.byID, r.toolOwner = indexOf(cp.idx.byID), indexOf(cp.idx.toolOwner)
 	f.share()
 	r.cow.lists = cp.lists
@@ -210,7 +214,9 @@ func (d *displayState) ownRun(r *model.Run) *model.Run {
 		return r
 	}
 	c := new(*r)
-	if i := slices.Index(d.Runs, r); i >= 0 {
+	if i := d.runAt(r.RunID); i >= 0 && d.Runs[i] == r {
+		d.Runs[i] = c
+	} else if i := slices.Index(d.Runs, r); i >= 0 {
 		d.Runs[i] = c
 	}
 	d.cow.runs.Add(c)

@@ -50,6 +50,12 @@ type displayState struct {
 	// cow, when set, says which items, steps and runs may be changed in
 	// place (checkpoint.go).
 	cow *cow
+	// runIdx finds runs and where their items and steps begin (run_index.go).
+	runIdx runIndex
+	// visited counts the entries walks look at (items, steps, runs), so
+	// that tests can hold it to a constant per event as threads grow
+	// (linear_runs_internal_test.go).
+	visited int
 }
 
 func (d *displayState) setText(it *model.Item, s string) {
@@ -244,6 +250,7 @@ func (d *displayState) apply(c *ctx, f *state, ev agui.Event, kinds ToolKinds) {
 				d.cow.runs.Add(run)
 			}
 			d.Runs = append(d.Runs, run)
+			d.startedRun(f.NextItem+1, d.nextStep())
 			d.add(c, f, &model.Item{ID: e.RunID, Kind: model.ItemRun, Status: model.StatusOpen, RunID: e.RunID, Name: run.ParentRunID})
 		}
 		if e.Input != nil {
@@ -416,17 +423,17 @@ func contains(s []string, v string) bool {
 }
 
 func (d *displayState) run(id string) *model.Run {
-	for i := len(d.Runs) - 1; i >= 0; i-- {
-		if d.Runs[i].RunID == id {
-			return d.ownRun(d.Runs[i])
-		}
+	if i := d.runAt(id); i >= 0 {
+		return d.ownRun(d.Runs[i])
 	}
 	return nil
 }
 
 // closeOpen ends the open message, phase and subagent items of a run.
 func (d *displayState) closeOpen(c *ctx, runID string, status model.Status) {
-	for i := len(d.Items) - 1; i >= 0; i-- {
+	from := d.runItems(runID)
+	d.visited += len(d.Items) - from
+	for i := len(d.Items) - 1; i >= from; i-- {
 		it := d.Items[i]
 		if it.RunID != runID || it.Status != model.StatusOpen || it.Kind == model.ItemRun || it.Kind == model.ItemToolCall {
 			continue

@@ -20,7 +20,9 @@ func (d *displayState) step(toolCallID string) *model.Step {
 
 // endRunSteps settles the steps of a run that ended while they were unfinished.
 func (d *displayState) endRunSteps(c *ctx, runID string, to func(*model.Step) model.Status) {
-	for i := len(d.Steps) - 1; i >= 0; i-- {
+	from := d.runSteps(runID)
+	d.visited += len(d.Steps) - from
+	for i := len(d.Steps) - 1; i >= from; i-- {
 		s := d.Steps[i]
 		if s.RunID != runID || s.Status.Done() {
 			continue
