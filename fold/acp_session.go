@@ -151,9 +151,10 @@ func (f *Fold) acpTerminalAnswer(c *ctx, req acpRequest, r *acp.Response) {
 	}
 	a.Terminals[req.TerminalID] = term
 	d := &f.st.Display
-	for _, s := range d.Steps {
-		if t, ok := a.Tools[s.ToolCallID]; ok && contains(t.Terminals, req.TerminalID) {
-			s = d.ownStep(s)
+	calls := a.showing(req.TerminalID)
+	d.visited += len(calls)
+	for _, call := range calls {
+		if s := d.step(call); s != nil {
 			f.acpResult(s)
 			d.touchStep(c, s)
 		}

@@ -55,6 +55,9 @@ type acpState struct {
 	// appending never changes. Derived and private to one fold: a copy
 	// starts without it (see clone), and builds it from Output again.
 	out map[string]*strings.Builder
+	// shows finds, by terminal id, the tool calls in Tools that show it
+	// (acp_terminal_calls.go); a copy starts without it too.
+	shows map[string][]string
 }
 
 // acpMessage is the message chunks go to: the update kind that opened it,
@@ -107,7 +110,7 @@ func (a *acpState) clone() acpState {
 	n.Pending = maps.Clone(a.Pending)
 	n.Terminals = maps.Clone(a.Terminals)
 	n.Tools = maps.Clone(a.Tools)
-	n.out = nil
+	n.out, n.shows = nil, nil
 	return n
 }
 
