@@ -222,6 +222,7 @@ func (f *Fold) acpContent(s *model.Step, content []acp.ToolCallContent) {
 		a.Tools = map[string]acpTool{}
 	}
 	a.Tools[s.ToolCallID] = acpTool{Text: text, Terminals: terms}
+	a.noteShows(s.ToolCallID, terms)
 	for _, id := range terms {
 		if _, ok := a.Terminals[id]; !ok {
 			f.acpTerminal(id)
@@ -260,6 +261,7 @@ func (f *Fold) acpShowTerminal(toolCallID, termID string) {
 	}
 	t.Terminals = append(slices.Clip(t.Terminals), termID)
 	a.Tools[toolCallID] = t
+	a.noteShows(toolCallID, []string{termID})
 }
 
 // acpAppendOutput adds a chunk to a terminal's output, up to MaxTerminalBytes.

@@ -242,6 +242,7 @@ func (r *reduceState) ownMessage(m *agui.Message) *agui.Message {
 	c := copyMessage(m)
 	// Messages changed after a checkpoint are nearly always recent ones.
 	for i := len(r.Messages) - 1; i >= 0; i-- {
+		r.searched++
 		if r.Messages[i] == m {
 			r.Messages[i] = c
 			break
