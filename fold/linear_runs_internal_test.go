@@ -125,3 +125,22 @@ func TestRunEndsStayConstant(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunEnds folds a thread of 10,000 runs and reports the entries
+// looked at per event, the figure TestRunEndsStayConstant holds flat:
+//
+//	go test ./fold/ -run '^$' -bench RunEnds -benchtime 3x
+func BenchmarkRunEnds(b *testing.B) {
+	const runs = 10_000
+	recs := runsLog(runs)
+	var f *Fold
+	for b.Loop() {
+		f = New(Options{})
+		for i := 0; i < len(recs); i += 512 {
+			f.apply(recs[i:min(i+512, len(recs))], nil)
+		}
+	}
+	st := &f.st
+	b.ReportMetric(float64(st.Display.visited+st.Reduce.searched+st.Verify.searched)/float64(len(recs)), "looked/event")
+	b.ReportMetric(float64(len(recs)*b.N)/b.Elapsed().Seconds(), "events/s")
+}
