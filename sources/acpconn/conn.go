@@ -77,6 +77,12 @@ func Start(opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	started := false
+	defer func() {
+		if !started {
+			folder.Close()
+		}
+	}()
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
 	cmd.Dir = folder.Root()
 	// The agent's stderr and the SDK's log share the log: one at a time.
@@ -98,6 +104,7 @@ func Start(opts Options) (*Conn, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err // it names the command: "fork/exec /no/agent: no such file or directory"
 	}
+	started = true
 	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder), stderr: tail,
 		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
 		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
@@ -121,6 +128,7 @@ func Start(opts Options) (*Conn, error) {
 		c.exitErr = cmd.Wait()
 		c.perms.cancelAll()
 		c.terms.Close()
+		c.folder.Close()
 		c.journal.close()
 		close(c.exited)
 	}()
