@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"sync"
 	"time"
 
@@ -47,7 +45,7 @@ type Options struct {
 // Conn is a running agent and the ACP connection to it.
 type Conn struct {
 	opts    Options
-	cmd     *exec.Cmd
+	proc    *agentProcess
 	conn    *sdk.ClientSideConnection
 	journal *journal
 	records chan []model.Record
@@ -59,6 +57,9 @@ type Conn struct {
 
 	exited  chan struct{}
 	exitErr error
+
+	stopOnce sync.Once
+	stopped  bool // the session ended while stop ran
 
 	mu        sync.Mutex
 	sessionID string
@@ -83,8 +84,6 @@ func Start(opts Options) (*Conn, error) {
 			folder.Close()
 		}
 	}()
-	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	cmd.Dir = folder.Root()
 	// The agent's stderr and the SDK's log share the log: one at a time.
 	// Only the agent's own words go to the tail.
 	log := &syncWriter{w: opts.Stderr}
@@ -92,30 +91,22 @@ func Start(opts Options) (*Conn, error) {
 		log.w = io.Discard
 	}
 	tail := &stderrTail{}
-	cmd.Stderr = stderrWriter{tail: tail, log: log}
-	stdin, err := cmd.StdinPipe()
+	proc, err := startProcess(opts.Command, folder.Root(), stderrWriter{tail: tail, log: log})
 	if err != nil {
 		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err // it names the command: "fork/exec /no/agent: no such file or directory"
 	}
 	started = true
-	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder), stderr: tail,
+	c := &Conn{opts: opts, proc: proc, folder: folder, terms: NewTerminals(folder), stderr: tail,
 		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
 		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
 	c.gate = newGate()
 	ready := make(chan struct{})
-	out := &teeReader{r: stdout, gate: c.gate, ready: ready, split: lineSplitter{emit: func(l []byte) {
+	out := &teeReader{r: proc.stdout, gate: c.gate, ready: ready, split: lineSplitter{emit: func(l []byte) {
 		if c.journal.add(acp.Recv, l) {
 			c.gate.sent()
 		}
 	}}}
-	in := &teeWriter{w: stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
+	in := &teeWriter{w: proc.stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
 	c.conn = sdk.NewClientSideConnection((*handler)(c), in, out)
 	// The SDK logs through slog's default (standard error, under the
 	// screen); its notes go with the agent's own.
@@ -123,9 +114,18 @@ func Start(opts Options) (*Conn, error) {
 	close(ready)
 	go c.journal.pump(c.records)
 	go func() {
-		<-c.conn.Done() // the agent's output ended
+		<-c.conn.Done() // the agent's output ended, or is no longer read
 		c.gate.close()
-		c.exitErr = cmd.Wait()
+		select {
+		case <-proc.exited:
+		case <-time.After(eofGrace):
+			// It lives on, talking to no one: stop it. Close may be
+			// stopping it already; the second stop waits for the first.
+			go c.stop()
+		}
+		<-proc.exited
+		proc.finish()
+		c.exitErr = proc.exitErr()
 		c.perms.cancelAll()
 		c.terms.Close()
 		c.folder.Close()
@@ -154,25 +154,27 @@ func (c *Conn) StderrTail() []string { return c.stderr.lines(StderrLines) }
 // RecordErr is the first error writing the recording hit, if any.
 func (c *Conn) RecordErr() error { return c.journal.recordErr() }
 
-// Close ends the agent: its stdin is closed and, if it does not exit
-// within a second, it is killed.
+// Close ends the agent and waits until it has: its input is closed, and
+// if it does not exit, its process group is sent SIGTERM, then SIGKILL
+// (see agentProcess.stop). It never waits longer than those steps allow;
+// an agent that outlasts them all is reported, not waited for.
 func (c *Conn) Close() error {
-	if c.cmd.Process == nil {
-		return nil
-	}
 	select {
 	case <-c.exited:
 		return nil
 	default:
 	}
-	_ = c.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-c.exited:
-	case <-time.After(time.Second):
-		_ = c.cmd.Process.Kill()
-		<-c.exited
+	if !c.stop() {
+		return errNotEnded(c.proc)
 	}
 	return nil
+}
+
+// stop runs the steps that end the agent once, until the session ended;
+// a second caller waits for the first.
+func (c *Conn) stop() bool {
+	c.stopOnce.Do(func() { c.stopped = c.proc.stop(c.exited) })
+	return c.stopped
 }
 
 // Session is the session the connection works in.
