@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -14,6 +15,16 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/acp"
 )
+
+// MaxLineBytes is the length from which a line from the agent is not read:
+// the ACP SDK reads a JSON-RPC message of at most 10 MiB less one byte
+// (its line reader's buffer, fixed at 10 MiB), and ends the connection at
+// a longer one.
+const MaxLineBytes = 10 << 20
+
+// ErrLineTooLong is why a session ended when the agent sent a message of
+// MaxLineBytes or more.
+var ErrLineTooLong = fmt.Errorf("the agent sent a message of %d MiB or more, which agentwatch does not read", MaxLineBytes>>20)
 
 // Options configure a connection to an agent.
 type Options struct {
@@ -61,6 +72,10 @@ type Conn struct {
 	stopOnce sync.Once
 	stopped  bool // the session ended while stop ran
 
+	// tooLong is set when the agent sent a line the SDK does not read,
+	// before the SDK sees the end of it.
+	tooLong atomic.Bool
+
 	mu        sync.Mutex
 	sessionID string
 }
@@ -105,7 +120,7 @@ func Start(opts Options) (*Conn, error) {
 		if c.journal.add(acp.Recv, l) {
 			c.gate.sent()
 		}
-	}}}
+	}, max: MaxLineBytes, tooLong: func() { c.tooLong.Store(true) }}}
 	in := &teeWriter{w: proc.stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
 	c.conn = sdk.NewClientSideConnection((*handler)(c), in, out)
 	// The SDK logs through slog's default (standard error, under the
@@ -116,9 +131,16 @@ func Start(opts Options) (*Conn, error) {
 	go func() {
 		<-c.conn.Done() // the agent's output ended, or is no longer read
 		c.gate.close()
+		// Nothing reads the agent's output any more: an agent still
+		// writing it learns so at once rather than blocking.
+		proc.stdout.Close()
+		grace := eofGrace
+		if c.tooLong.Load() {
+			grace = 0 // the session is over, whatever the agent does
+		}
 		select {
 		case <-proc.exited:
-		case <-time.After(eofGrace):
+		case <-time.After(grace):
 			// It lives on, talking to no one: stop it. Close may be
 			// stopping it already; the second stop waits for the first.
 			go c.stop()
@@ -126,6 +148,9 @@ func Start(opts Options) (*Conn, error) {
 		<-proc.exited
 		proc.finish()
 		c.exitErr = proc.exitErr()
+		if c.tooLong.Load() {
+			c.exitErr = fmt.Errorf("%w, so it was stopped", ErrLineTooLong)
+		}
 		c.perms.cancelAll()
 		c.terms.Close()
 		c.folder.Close()
@@ -143,7 +168,8 @@ func (c *Conn) Records() <-chan []model.Record { return c.records }
 // to the journal.
 func (c *Conn) Done() <-chan struct{} { return c.exited }
 
-// ExitErr is how the agent process ended (after Done).
+// ExitErr is how the agent process ended (after Done), or why agentwatch
+// ended it (ErrLineTooLong).
 func (c *Conn) ExitErr() error { return c.exitErr }
 
 // StderrTail is the last lines (at most StderrLines) the agent wrote on
@@ -278,9 +304,14 @@ func (c *Conn) SetMode(ctx context.Context, modeID string) error {
 }
 
 // explain words an error of a call, naming the agent's exit when it died.
+// A line too long to read comes first: the SDK then ends every call with
+// an internal error (-32603) that reads as if the agent had sent it.
 func (c *Conn) explain(call string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if c.tooLong.Load() {
+		return fmt.Errorf("%s: %w; the session ended", call, ErrLineTooLong)
 	}
 	select {
 	case <-c.exited:
