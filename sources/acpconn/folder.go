@@ -92,22 +92,23 @@ const MaxReadBytes = 16 << 20
 // open checks path and opens the file it names through the open folder,
 // never blocking on a named pipe (a FIFO opens at once and is then refused
 // as not a regular file). Whether the file is one is asked of the opened
-// file, not of its path, which may lead elsewhere by then.
-func (f *Folder) open(path string, flag int) (*os.File, error) {
+// file, not of its path, which may lead elsewhere by then; its FileInfo is
+// returned with it.
+func (f *Folder) open(path string, flag int) (*os.File, fs.FileInfo, error) {
 	real, err := f.resolve(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel, err := filepath.Rel(f.root, real)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w %s", path, ErrOutside, f.root)
+		return nil, nil, fmt.Errorf("%s: %w %s", path, ErrOutside, f.root)
 	}
 	file, err := f.dir.OpenFile(rel, flag|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		if escapes(err) {
-			return nil, fmt.Errorf("%s: %w %s (through a symlink)", path, ErrOutside, f.root)
+			return nil, nil, fmt.Errorf("%s: %w %s (through a symlink)", path, ErrOutside, f.root)
 		}
-		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	st, err := file.Stat()
 	if err == nil && !st.Mode().IsRegular() {
@@ -115,9 +116,9 @@ func (f *Folder) open(path string, flag int) (*os.File, error) {
 	}
 	if err != nil {
 		file.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return file, nil
+	return file, st, nil
 }
 
 // escapes reports whether an os.Root refused a path for leading out of
@@ -140,15 +141,11 @@ func unwrapPath(err error) error {
 // Read returns the text of a file inside the folder, from line (1-based;
 // 0 or less means 1) and at most limit lines (0 or less: all).
 func (f *Folder) Read(path string, line, limit int) (string, error) {
-	file, err := f.open(path, os.O_RDONLY)
+	file, st, err := f.open(path, os.O_RDONLY)
 	if err != nil {
 		return "", err
 	}
 	defer file.Close()
-	st, err := file.Stat()
-	if err != nil {
-		return "", err
-	}
 	if st.Size() > MaxReadBytes {
 		return "", fmt.Errorf("%s: %d bytes, more than the %d a client serves", path, st.Size(), MaxReadBytes)
 	}
@@ -183,7 +180,7 @@ func (f *Folder) Read(path string, line, limit int) (string, error) {
 // exist), as fs/write_text_file asks. The file is truncated only once it
 // is open and known to be a regular file.
 func (f *Folder) Write(path, content string) error {
-	file, err := f.open(path, os.O_WRONLY|os.O_CREATE)
+	file, _, err := f.open(path, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
 		return err
 	}
