@@ -147,7 +147,7 @@ func Start(opts Options) (*Conn, error) {
 		}
 		<-proc.exited
 		proc.finish()
-		c.exitErr = proc.exitErr()
+		c.exitErr = proc.err
 		if c.tooLong.Load() {
 			c.exitErr = fmt.Errorf("%w, so it was stopped", ErrLineTooLong)
 		}

@@ -1,7 +1,6 @@
 package acpconn
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -140,14 +139,6 @@ func (p *agentProcess) finish() {
 	}
 	p.closePipes()
 	<-p.stderrCopied
-}
-
-// exitErr is how the process ended, for the user.
-func (p *agentProcess) exitErr() error {
-	if errors.Is(p.err, exec.ErrWaitDelay) {
-		return nil
-	}
-	return p.err
 }
 
 // errNotEnded says an agent could not be stopped.
