@@ -256,7 +256,12 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 		stopReason, turnErr = s.conn.Prompt(ctx, ao.Prompt)
 	}
 	closeErr := s.close()
-	perr := <-printed
+	var perr error
+	select {
+	case <-s.conn.Done(): // the records end: the printer finishes
+		perr = <-printed
+	default: // an agent that could not be stopped; closeErr says so
+	}
 	if n := rejected.Load(); n > 0 {
 		what := "1 permission request was"
 		if n > 1 {
