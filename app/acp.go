@@ -79,13 +79,18 @@ type acpSession struct {
 }
 
 // close stops the agent and closes its files, once however often it is
-// called; the error is the recording's (it names the file).
+// called; the error is the recording's (it names the file), else an agent
+// that could not be stopped. Stopping is bounded (acpconn.Conn.Close), so
+// an agent behind a wrapper whose child holds its pipes cannot hold the
+// error back.
 func (s *acpSession) close() error {
 	s.closeOnce.Do(func() {
-		s.conn.Close()
-		<-s.conn.Done()
+		stopErr := s.conn.Close()
 		if s.record != nil {
 			s.closeErr = s.record.close()
+		}
+		if s.closeErr == nil {
+			s.closeErr = stopErr
 		}
 		if s.stderrLog != nil {
 			s.stderrLog.Close()
@@ -251,7 +256,12 @@ func acpPlain(ctx context.Context, opts *Options, ao *ACPOptions, args []string,
 		stopReason, turnErr = s.conn.Prompt(ctx, ao.Prompt)
 	}
 	closeErr := s.close()
-	perr := <-printed
+	var perr error
+	select {
+	case <-s.conn.Done(): // the records end: the printer finishes
+		perr = <-printed
+	default: // an agent that could not be stopped; closeErr says so
+	}
 	if n := rejected.Load(); n > 0 {
 		what := "1 permission request was"
 		if n > 1 {
@@ -390,8 +400,7 @@ func (a *App) acpScreen(ctx context.Context, ao *ACPOptions, args []string, fo f
 			// An agent that could not start is stopped, so that its
 			// standard error is whole when it is shown.
 			failed.Store(true)
-			s.conn.Close()
-			<-s.conn.Done()
+			s.conn.Close() // bounded: it returns once the agent is gone, or cannot be stopped
 			startErr = ae
 			withStderr(ae, s)
 			prog.Send(ae.failedMsg())

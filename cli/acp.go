@@ -30,7 +30,8 @@ is approved unless --permissions says so.
 
 The agent may read files inside the session folder (--cwd), write them only
 with --allow-write and run commands only with --allow-terminal; paths that
-lead out of the folder are refused. Its standard error never goes onto the
+lead out of the folder are refused, also through a symlink swapped in after
+the path was checked (files are opened through the folder itself). Its standard error never goes onto the
 screen as it comes: its last lines are kept, and shown (escape sequences
 removed) when the agent fails to start. --stderr-log FILE keeps all of it,
 appended to FILE; without it nothing is written to disk.
@@ -45,7 +46,13 @@ Output files are only ever regular files or new paths: a device, a named
 pipe, a folder or a link to one is refused.
 --plain --prompt TEXT runs one turn headless and exits 0 on end_turn; with
 no one to ask, it rejects permission requests unless --permissions answers
-them.`,
+them.
+
+The agent runs in a process group of its own. When the turn ends or the
+screen is quit its input is closed; if it still runs 2 s later, it and all
+it started get SIGTERM, then SIGKILL, so an agent behind a wrapper (sh -c,
+npx) cannot keep agentwatch waiting. A message of 10 MiB or more from the
+agent ends the session, saying so: the ACP SDK reads none.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return app.BadInput(errors.New("no agent command: agentwatch acp [flags] -- CMD [ARGS…] (see --help)"))

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -16,6 +15,16 @@ import (
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/acp"
 )
+
+// MaxLineBytes is the length from which a line from the agent is not read:
+// the ACP SDK reads a JSON-RPC message of at most 10 MiB less one byte
+// (its line reader's buffer, fixed at 10 MiB), and ends the connection at
+// a longer one.
+const MaxLineBytes = 10 << 20
+
+// ErrLineTooLong is why a session ended when the agent sent a message of
+// MaxLineBytes or more.
+var ErrLineTooLong = fmt.Errorf("the agent sent a message of %d MiB or more, which agentwatch does not read", MaxLineBytes>>20)
 
 // Options configure a connection to an agent.
 type Options struct {
@@ -47,7 +56,7 @@ type Options struct {
 // Conn is a running agent and the ACP connection to it.
 type Conn struct {
 	opts    Options
-	cmd     *exec.Cmd
+	proc    *agentProcess
 	conn    *sdk.ClientSideConnection
 	journal *journal
 	records chan []model.Record
@@ -59,6 +68,13 @@ type Conn struct {
 
 	exited  chan struct{}
 	exitErr error
+
+	stopOnce sync.Once
+	stopped  bool // the session ended while stop ran
+
+	// tooLong is set when the agent sent a line the SDK does not read,
+	// before the SDK sees the end of it.
+	tooLong atomic.Bool
 
 	mu        sync.Mutex
 	sessionID string
@@ -77,8 +93,12 @@ func Start(opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	cmd.Dir = folder.Root()
+	started := false
+	defer func() {
+		if !started {
+			folder.Close()
+		}
+	}()
 	// The agent's stderr and the SDK's log share the log: one at a time.
 	// Only the agent's own words go to the tail.
 	log := &syncWriter{w: opts.Stderr}
@@ -86,29 +106,22 @@ func Start(opts Options) (*Conn, error) {
 		log.w = io.Discard
 	}
 	tail := &stderrTail{}
-	cmd.Stderr = stderrWriter{tail: tail, log: log}
-	stdin, err := cmd.StdinPipe()
+	proc, err := startProcess(opts.Command, folder.Root(), stderrWriter{tail: tail, log: log})
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err // it names the command: "fork/exec /no/agent: no such file or directory"
-	}
-	c := &Conn{opts: opts, cmd: cmd, folder: folder, terms: NewTerminals(folder), stderr: tail,
+	started = true
+	c := &Conn{opts: opts, proc: proc, folder: folder, terms: NewTerminals(folder), stderr: tail,
 		journal: newJournal(opts.Now, opts.Record), records: make(chan []model.Record, 64),
 		perms: newPermissions(opts.Permissions), exited: make(chan struct{})}
 	c.gate = newGate()
 	ready := make(chan struct{})
-	out := &teeReader{r: stdout, gate: c.gate, ready: ready, split: lineSplitter{emit: func(l []byte) {
+	out := &teeReader{r: proc.stdout, gate: c.gate, ready: ready, split: lineSplitter{emit: func(l []byte) {
 		if c.journal.add(acp.Recv, l) {
 			c.gate.sent()
 		}
-	}}}
-	in := &teeWriter{w: stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
+	}, max: MaxLineBytes, tooLong: func() { c.tooLong.Store(true) }}}
+	in := &teeWriter{w: proc.stdin, split: lineSplitter{emit: func(l []byte) { c.journal.add(acp.Send, l) }}}
 	c.conn = sdk.NewClientSideConnection((*handler)(c), in, out)
 	// The SDK logs through slog's default (standard error, under the
 	// screen); its notes go with the agent's own.
@@ -116,11 +129,31 @@ func Start(opts Options) (*Conn, error) {
 	close(ready)
 	go c.journal.pump(c.records)
 	go func() {
-		<-c.conn.Done() // the agent's output ended
+		<-c.conn.Done() // the agent's output ended, or is no longer read
 		c.gate.close()
-		c.exitErr = cmd.Wait()
+		// Nothing reads the agent's output any more: an agent still
+		// writing it learns so at once rather than blocking.
+		proc.stdout.Close()
+		grace := eofGrace
+		if c.tooLong.Load() {
+			grace = 0 // the session is over, whatever the agent does
+		}
+		select {
+		case <-proc.exited:
+		case <-time.After(grace):
+			// It lives on, talking to no one: stop it. Close may be
+			// stopping it already; the second stop waits for the first.
+			go c.stop()
+		}
+		<-proc.exited
+		proc.finish()
+		c.exitErr = proc.err
+		if c.tooLong.Load() {
+			c.exitErr = fmt.Errorf("%w, so it was stopped", ErrLineTooLong)
+		}
 		c.perms.cancelAll()
 		c.terms.Close()
+		c.folder.Close()
 		c.journal.close()
 		close(c.exited)
 	}()
@@ -135,7 +168,8 @@ func (c *Conn) Records() <-chan []model.Record { return c.records }
 // to the journal.
 func (c *Conn) Done() <-chan struct{} { return c.exited }
 
-// ExitErr is how the agent process ended (after Done).
+// ExitErr is how the agent process ended (after Done), or why agentwatch
+// ended it (ErrLineTooLong).
 func (c *Conn) ExitErr() error { return c.exitErr }
 
 // StderrTail is the last lines (at most StderrLines) the agent wrote on
@@ -146,25 +180,27 @@ func (c *Conn) StderrTail() []string { return c.stderr.lines(StderrLines) }
 // RecordErr is the first error writing the recording hit, if any.
 func (c *Conn) RecordErr() error { return c.journal.recordErr() }
 
-// Close ends the agent: its stdin is closed and, if it does not exit
-// within a second, it is killed.
+// Close ends the agent and waits until it has: its input is closed, and
+// if it does not exit, its process group is sent SIGTERM, then SIGKILL
+// (see agentProcess.stop). It never waits longer than those steps allow;
+// an agent that outlasts them all is reported, not waited for.
 func (c *Conn) Close() error {
-	if c.cmd.Process == nil {
-		return nil
-	}
 	select {
 	case <-c.exited:
 		return nil
 	default:
 	}
-	_ = c.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-c.exited:
-	case <-time.After(time.Second):
-		_ = c.cmd.Process.Kill()
-		<-c.exited
+	if !c.stop() {
+		return errNotEnded(c.proc)
 	}
 	return nil
+}
+
+// stop runs the steps that end the agent once, until the session ended;
+// a second caller waits for the first.
+func (c *Conn) stop() bool {
+	c.stopOnce.Do(func() { c.stopped = c.proc.stop(c.exited) })
+	return c.stopped
 }
 
 // Session is the session the connection works in.
@@ -268,9 +304,14 @@ func (c *Conn) SetMode(ctx context.Context, modeID string) error {
 }
 
 // explain words an error of a call, naming the agent's exit when it died.
+// A line too long to read comes first: the SDK then ends every call with
+// an internal error (-32603) that reads as if the agent had sent it.
 func (c *Conn) explain(call string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if c.tooLong.Load() {
+		return fmt.Errorf("%s: %w; the session ended", call, ErrLineTooLong)
 	}
 	select {
 	case <-c.exited:

@@ -42,13 +42,19 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func start(t *testing.T, opts Options, env ...string) *session {
 	t.Helper()
-	bin := acptest.Build(t)
+	opts.Command = []string{"env"}
+	opts.Command = append(opts.Command, env...)
+	opts.Command = append(opts.Command, acptest.Build(t))
+	return startCommand(t, opts)
+}
+
+// startCommand is start with the command opts names, which runs the
+// fixture agent somehow.
+func startCommand(t *testing.T, opts Options) *session {
+	t.Helper()
 	if opts.Dir == "" {
 		opts.Dir = t.TempDir()
 	}
-	opts.Command = []string{"env"}
-	opts.Command = append(opts.Command, env...)
-	opts.Command = append(opts.Command, bin)
 	s := &session{t: t, done: make(chan struct{})}
 	opts.Record = lockedWriter{&s.recM, &s.rec}
 	var stderr bytes.Buffer

@@ -3,24 +3,29 @@ package acpconn
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // ErrOutside is returned for a path that leads out of the session folder.
 var ErrOutside = errors.New("outside the session folder")
 
 // Folder is the session folder an agent may read and write through the
-// client's fs methods: every path must name a file inside it, after
-// symlinks are resolved, so neither "..", an absolute path elsewhere nor a
-// symlink that leads out reaches another file.
+// client's fs methods: every path must name a file inside it, so neither
+// "..", an absolute path elsewhere nor a symlink that leads out reaches
+// another file. The check and the opening are one step: files are opened
+// through an os.Root, which refuses to leave the folder at the moment of
+// opening, so a symlink swapped in after a path was checked leads nowhere.
 type Folder struct {
-	root string // absolute, symlinks resolved
+	root string   // absolute, symlinks resolved
+	dir  *os.Root // the folder, opened: every file is opened through it
 }
 
-// NewFolder confines file access to dir.
+// NewFolder confines file access to dir. Close releases it.
 func NewFolder(dir string) (*Folder, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -30,8 +35,15 @@ func NewFolder(dir string) (*Folder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session folder: %w", err)
 	}
-	return &Folder{root: real}, nil
+	opened, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("session folder: %w", err)
+	}
+	return &Folder{root: real, dir: opened}, nil
 }
+
+// Close releases the open folder; the Folder serves no file after it.
+func (f *Folder) Close() error { return f.dir.Close() }
 
 // Root is the folder's absolute path.
 func (f *Folder) Root() string { return f.root }
@@ -77,26 +89,73 @@ func (f *Folder) resolve(path string) (string, error) {
 // MaxReadBytes caps a file read for an agent.
 const MaxReadBytes = 16 << 20
 
+// open checks path and opens the file it names through the open folder,
+// never blocking on a named pipe (a FIFO opens at once and is then refused
+// as not a regular file). Whether the file is one is asked of the opened
+// file, not of its path, which may lead elsewhere by then; its FileInfo is
+// returned with it.
+func (f *Folder) open(path string, flag int) (*os.File, fs.FileInfo, error) {
+	real, err := f.resolve(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w %s", path, ErrOutside, f.root)
+	}
+	file, err := f.dir.OpenFile(rel, flag|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		if escapes(err) {
+			return nil, nil, fmt.Errorf("%s: %w %s (through a symlink)", path, ErrOutside, f.root)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	st, err := file.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file", path)
+	}
+	if err != nil {
+		file.Close()
+		return nil, nil, err
+	}
+	return file, st, nil
+}
+
+// escapes reports whether an os.Root refused a path for leading out of
+// it. The os package has no exported error for it; its words are matched,
+// and another error is reported as it is, which is still a refusal.
+func escapes(err error) bool {
+	return strings.Contains(err.Error(), "path escapes from parent")
+}
+
+// unwrapPath is the cause of a *fs.PathError, whose path is the relative
+// one the folder opened: the caller names the agent's path instead.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // Read returns the text of a file inside the folder, from line (1-based;
 // 0 or less means 1) and at most limit lines (0 or less: all).
 func (f *Folder) Read(path string, line, limit int) (string, error) {
-	real, err := f.resolve(path)
+	file, st, err := f.open(path, os.O_RDONLY)
 	if err != nil {
 		return "", err
 	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return "", err
-	}
-	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%s: not a regular file", path)
-	}
+	defer file.Close()
 	if st.Size() > MaxReadBytes {
 		return "", fmt.Errorf("%s: %d bytes, more than the %d a client serves", path, st.Size(), MaxReadBytes)
 	}
-	b, err := os.ReadFile(real)
+	// The file may grow after Stat: what is read is capped all the same.
+	b, err := io.ReadAll(io.LimitReader(file, MaxReadBytes+1))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	if len(b) > MaxReadBytes {
+		return "", fmt.Errorf("%s: more than the %d bytes a client serves", path, MaxReadBytes)
 	}
 	text := string(b)
 	if line <= 1 && limit <= 0 {
@@ -118,14 +177,22 @@ func (f *Folder) Read(path string, line, limit int) (string, error) {
 }
 
 // Write creates or replaces a file inside the folder (its folder must
-// exist), as fs/write_text_file asks.
+// exist), as fs/write_text_file asks. The file is truncated only once it
+// is open and known to be a regular file.
 func (f *Folder) Write(path, content string) error {
-	real, err := f.resolve(path)
+	file, _, err := f.open(path, os.O_WRONLY|os.O_CREATE)
 	if err != nil {
 		return err
 	}
-	if st, err := os.Lstat(real); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
+	err = file.Truncate(0)
+	if err == nil {
+		_, err = io.WriteString(file, content)
 	}
-	return os.WriteFile(real, []byte(content), 0o644)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	return nil
 }

@@ -106,23 +106,63 @@ func (j *journal) pump(out chan<- []model.Record) {
 	}
 }
 
-// lineSplitter calls emit for every complete line written to it; a last
-// line without an end is emitted by flush.
+// lineSplitter calls emit for every complete line written to it (the
+// slice is its own only until emit returns); a last line without an end
+// is emitted by flush. With max set, a line that reaches max bytes is not
+// kept: tooLong is called once for it, and its bytes are dropped up to its
+// end, so that the splitter never holds much more than max.
 type lineSplitter struct {
-	buf  []byte
-	emit func([]byte)
+	buf     []byte
+	emit    func([]byte)
+	max     int
+	tooLong func()
+	// skipping drops the rest of a line that reached max.
+	skipping bool
 }
 
 func (s *lineSplitter) feed(p []byte) {
-	s.buf = append(s.buf, p...)
-	for {
-		i := bytes.IndexByte(s.buf, '\n')
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if s.skipping {
+			if i < 0 {
+				return
+			}
+			s.skipping, p = false, p[i+1:]
+			continue
+		}
 		if i < 0 {
+			s.buf = append(s.buf, p...)
+			if s.over() {
+				s.skipping = true
+			}
 			return
 		}
-		s.emit(s.buf[:i])
-		s.buf = s.buf[i+1:]
+		s.buf = append(s.buf, p[:i]...)
+		p = p[i+1:]
+		if !s.over() {
+			s.emit(s.buf)
+		}
+		s.buf = s.buf[:0]
+		if cap(s.buf) > keptLineBuffer {
+			s.buf = nil // a long line's buffer is not kept for the short ones after it
+		}
 	}
+}
+
+// keptLineBuffer is the largest buffer a lineSplitter keeps between lines.
+const keptLineBuffer = 1 << 20
+
+// over reports whether the line being read reached max; it is then
+// dropped, and tooLong called.
+func (s *lineSplitter) over() bool {
+	if s.max <= 0 || len(s.buf) < s.max {
+		return false
+	}
+	s.buf = nil
+	if s.tooLong != nil {
+		s.tooLong()
+	}
+	return true
 }
 
 func (s *lineSplitter) flush() {

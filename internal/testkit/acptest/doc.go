@@ -39,7 +39,7 @@
 // `code` (current) and `plan`, and _meta.acptest {updatesBeforeResponse:
 // 0, updatesAfterResponse: 1}; right after the response line it sends
 // available_commands_update (all, permission, fs, burst, calls, slow, crash,
-// refuse; a prompt "/burst 100" works like "burst 100").
+// refuse, huge; a prompt "/burst 100" works like "burst 100").
 //
 // session/set_mode `code` or `plan` sends current_mode_update before
 // answering; another mode id answers -32602.
@@ -165,6 +165,10 @@
 // interrupted turn.
 //
 // refuse: one agent_message_chunk, then stopReason refusal.
+//
+// huge N: one agent_message_chunk whose text is N bytes of "x" (at most
+// 64 MiB), so one JSON-RPC line a little longer than N, then end_turn. A
+// client's limit on a line's length is met with it.
 //
 // # How the agent sends what the SDK cannot
 //

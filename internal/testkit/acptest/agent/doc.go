@@ -11,6 +11,7 @@
 //	slow         an update every 200 ms for about 10 s
 //	crash        exit the process mid-turn (status 3)
 //	refuse       stopReason refusal
+//	huge N       one message of N bytes, on one JSON-RPC line
 //
 // Usage is the full description (the binary's --help); the package
 // documentation of internal/testkit/acptest gives the exact update sequences.

@@ -23,6 +23,7 @@ var scripts = map[string]script{
 	"slow":       (*turn).slow,
 	"crash":      (*turn).crash,
 	"refuse":     (*turn).refuse,
+	"huge":       (*turn).huge,
 }
 
 // Prompt records the prompt in the session's history as

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	acp "github.com/coder/acp-go-sdk"
@@ -216,6 +217,20 @@ func (t *turn) crash(string) (acp.StopReason, error) {
 	// the connection.
 	<-t.ctx.Done()
 	return "", errCancelled
+}
+
+// maxHuge bounds `huge N`, so a typo cannot exhaust memory.
+const maxHuge = 64 << 20
+
+// huge is `huge N`: one agent_message_chunk whose text is N bytes ("x"
+// repeated), a single JSON-RPC line a little longer than N, then
+// end_turn. It tests a client's limit on the length of a line.
+func (t *turn) huge(arg string) (acp.StopReason, error) {
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 0 || n > maxHuge {
+		return acp.StopReasonEndTurn, t.message(fmt.Sprintf("huge: want a byte count from 0 to %d, got %q", maxHuge, arg))
+	}
+	return acp.StopReasonEndTurn, t.message(strings.Repeat("x", n))
 }
 
 // refuse is `refuse`: one message, then stopReason refusal.

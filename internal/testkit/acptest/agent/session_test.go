@@ -154,3 +154,25 @@ func TestCrashEndsConnection(t *testing.T) {
 	}
 	waitClosed(t, h.conn.Done(), "the connection to end")
 }
+
+// TestHugeCommand: `huge N` sends one message of N bytes and ends the
+// turn; a count that is not one is answered in words.
+func TestHugeCommand(t *testing.T) {
+	h := start(t, agent.Options{}, richCaps)
+	id, _ := h.newSession()
+	if got := h.prompt(id, "huge 5000"); got != acp.StopReasonEndTurn {
+		t.Fatalf("huge: stopReason %q", got)
+	}
+	if got := h.prompt(id, "huge lots"); got != acp.StopReasonEndTurn {
+		t.Fatalf("huge lots: stopReason %q", got)
+	}
+	var texts []string
+	for _, n := range h.rec.notesFor(id) {
+		if c := n.Update.AgentMessageChunk; c != nil && c.Content.Text != nil {
+			texts = append(texts, c.Content.Text.Text)
+		}
+	}
+	if len(texts) != 2 || texts[0] != strings.Repeat("x", 5000) || !strings.Contains(texts[1], "want a byte count") {
+		t.Fatalf("messages of %d texts; want 5000 x's, then the complaint", len(texts))
+	}
+}

@@ -61,6 +61,7 @@ var commands = []acp.AvailableCommand{
 	{Name: "slow", Description: "An update every 200 ms for about 10 s"},
 	{Name: "crash", Description: "Exit the agent process mid-turn"},
 	{Name: "refuse", Description: "End the turn with stopReason refusal"},
+	{Name: "huge", Description: "One message of N bytes, on one line", Input: &acp.AvailableCommandInput{Unstructured: &acp.UnstructuredCommandInput{Hint: "bytes"}}},
 }
 
 func commandsUpdate() acp.SessionUpdate {

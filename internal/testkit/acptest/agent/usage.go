@@ -37,6 +37,8 @@ Prompt commands (first word, case-insensitive, an optional leading "/"):
   crash          a message and a tool call, then the process exits with
                  status 3 without answering the prompt.
   refuse         one message, then stopReason refusal.
+  huge N         one agent_message_chunk of N bytes of text (at most 64 MiB),
+                 a JSON-RPC line a little longer than N; end_turn.
 
 Sessions: modes "code" and "plan"; available_commands_update after each
 session/new and session/load response; session/list; session/load replays
