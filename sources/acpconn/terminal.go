@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -84,6 +85,10 @@ func (ts *Terminals) Create(command string, args []string, env map[string]string
 	}
 	t := &terminal{cmd: cmd, limit: limit, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = t, t
+	// The command leads a group of its own, which Kill ends whole: a
+	// child it started would otherwise outlive it, holding its output open.
+	ownGroup(cmd)
+	cmd.WaitDelay = terminalWaitDelay
 	if err := cmd.Start(); err != nil {
 		return "", err
 	}
@@ -166,8 +171,14 @@ func (ts *Terminals) Kill(id string) error {
 		return nil
 	default:
 	}
-	return t.cmd.Process.Kill()
+	signalGroup(t.cmd.Process, kill)
+	return nil
 }
+
+// terminalWaitDelay is how long a terminal whose command ended waits for
+// what it started (and left running outside its group) to let go of its
+// output, before it says the command ended.
+const terminalWaitDelay = 2 * time.Second
 
 // Release kills the command if it still runs and forgets the terminal.
 func (ts *Terminals) Release(id string) error {
