@@ -13,8 +13,8 @@ import (
 	"google.golang.org/grpc/codes"
 	_ "google.golang.org/grpc/encoding/gzip" // exporters may compress
 	"google.golang.org/grpc/grpclog"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/tap"
 )
 
 // gRPC's own log writes errors to standard error by default, which would
@@ -24,24 +24,27 @@ func init() { grpclog.SetLoggerV2(grpclog.NewLoggerV2(io.Discard, io.Discard, io
 
 // grpcServer serves OTLP/gRPC with the Collector's pdata registrations.
 func (r *Receiver) grpcServer() *grpc.Server {
-	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.opts.MaxBody)), grpc.UnaryInterceptor(r.grpcAuth))
+	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.opts.MaxBody)), grpc.InTapHandle(r.grpcAuth))
 	ptraceotlp.RegisterGRPCServer(s, &grpcTraces{r: r})
 	plogotlp.RegisterGRPCServer(s, &grpcLogs{r: r})
 	pmetricotlp.RegisterGRPCServer(s, &grpcMetrics{})
 	return s
 }
 
-// grpcAuth refuses a call without the token (UNAUTHENTICATED).
-func (r *Receiver) grpcAuth(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
+// grpcAuth refuses a call without the token (UNAUTHENTICATED). It runs
+// as the call's headers arrive, before the stream exists: a stranger's
+// message is never read, let alone decoded. (An interceptor would come
+// too late: gRPC reads and decodes a unary call's message before it runs
+// any.)
+func (r *Receiver) grpcAuth(ctx context.Context, info *tap.Info) (context.Context, error) {
 	header := ""
-	if v := md.Get("authorization"); len(v) > 0 {
+	if v := info.Header.Get("authorization"); len(v) > 0 {
 		header = v[0]
 	}
 	if !r.authorized(header) {
-		return nil, status.Error(codes.Unauthenticated, "a valid bearer token is required (authorization: Bearer TOKEN)")
+		return ctx, status.Error(codes.Unauthenticated, "a valid bearer token is required (authorization: Bearer TOKEN)")
 	}
-	return next(ctx, req)
+	return ctx, nil
 }
 
 // grpcTraces takes trace exports.

@@ -1,0 +1,73 @@
+package otlp_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"github.com/agentwatch/agentwatch/sources/otlp"
+)
+
+// rawCodec sends a request's bytes as they are, so that a test can send
+// what no exporter would.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) ([]byte, error) { return *v.(*[]byte), nil }
+func (rawCodec) Unmarshal(b []byte, v any) error {
+	*v.(*[]byte) = append([]byte(nil), b...)
+	return nil
+}
+func (rawCodec) Name() string { return "proto" }
+
+// exportRaw calls the trace service's Export with body as the message,
+// sending token as a bearer token when it is set, and returns the call's
+// status code.
+func exportRaw(t *testing.T, addr, token string, body []byte) codes.Code {
+	t.Helper()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64<<20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx := context.Background()
+	if token != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
+	}
+	var out []byte
+	err = conn.Invoke(ctx, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", &body, &out)
+	return status.Code(err)
+}
+
+// A gRPC call without the token is refused before its message is read:
+// a body that would not decode, or one over the size limit, is answered
+// UNAUTHENTICATED, not with what reading it would have found.
+func TestGRPCTokenBeforeBody(t *testing.T) {
+	rcv, stop := start(t, otlp.Options{Token: "s3cret", MaxBody: 1 << 20})
+	garbage := bytes.Repeat([]byte{0xff}, 1000)
+	huge := bytes.Repeat([]byte{0}, 4<<20)
+	for _, c := range []struct {
+		name, token string
+		body        []byte
+		want        codes.Code
+	}{
+		{"garbage, no token", "", garbage, codes.Unauthenticated},
+		{"garbage, wrong token", "wrong", garbage, codes.Unauthenticated},
+		{"over the limit, no token", "", huge, codes.Unauthenticated},
+		{"over the limit, the token", "s3cret", huge, codes.ResourceExhausted},
+		{"valid, the token", "s3cret", aTrace(t), codes.OK},
+	} {
+		if got := exportRaw(t, rcv.GRPCAddr(), c.token, c.body); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := stop(); len(got) != 1 {
+		t.Fatalf("%d requests taken, want the valid one", len(got))
+	}
+}
