@@ -60,6 +60,7 @@ func TestGRPCTokenBeforeBody(t *testing.T) {
 		{"garbage, no token", "", garbage, codes.Unauthenticated},
 		{"garbage, wrong token", "wrong", garbage, codes.Unauthenticated},
 		{"over the limit, no token", "", huge, codes.Unauthenticated},
+		{"garbage, the token", "s3cret", garbage, codes.InvalidArgument},
 		{"over the limit, the token", "s3cret", huge, codes.ResourceExhausted},
 		{"valid, the token", "s3cret", aTrace(t), codes.OK},
 	} {
@@ -69,5 +70,9 @@ func TestGRPCTokenBeforeBody(t *testing.T) {
 	}
 	if got := stop(); len(got) != 1 {
 		t.Fatalf("%d requests taken, want the valid one", len(got))
+	}
+	c := rcv.Counts()
+	if c.Taken != 1 || c.Refused[otlp.Unauthorized] != 3 || c.Refused[otlp.Malformed] != 1 || c.Refused[otlp.TooLarge] != 1 {
+		t.Errorf("counts %+v (%s)", c, c)
 	}
 }
