@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentwatch/agentwatch/internal/words"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 	"github.com/agentwatch/agentwatch/sources/otlp"
@@ -69,6 +70,7 @@ func (a *App) ReceiveOTLP(ctx context.Context, o *OTLPOptions) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	topts := otelOptions(fo.ToolKinds)
+	topts.MaxThreads = receiverThreads
 	batches := make(chan model.Batch, 64)
 	status := make(chan string, 4)
 	recErr := make(chan error, 1)
@@ -93,6 +95,10 @@ func (a *App) ReceiveOTLP(ctx context.Context, o *OTLPOptions) (err error) {
 	}
 	return err
 }
+
+// receiverThreads is how many threads the receiver opens: a sender names
+// as many conversations as it likes, and each is a fold on the screen.
+const receiverThreads = 10_000
 
 // countsEvery is how often the receiver's counts are told to the screen.
 const countsEvery = 250 * time.Millisecond
@@ -127,7 +133,9 @@ func reportCounts(ctx context.Context, rcv *otlp.Receiver, status chan<- string)
 
 // translateArrivals maps each request as it arrives and sends its records
 // on. With rec set, a request is kept in the recording first, and its
-// exporter is answered success only once it is there. A recording that
+// exporter is answered success only once it is there; what the
+// translator left out (a conversation past its threads) is answered as a
+// partial success that rejects it. A recording that
 // cannot be written answers that request with an error, stops the
 // receiver (through stop) and is returned, saying what the file keeps:
 // a recording asked for and cut silently is worse than none.
@@ -158,14 +166,20 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 				return err
 			}
 		}
-		a.Kept(nil)
 		switch a.Signal {
 		case otlp.SignalTraces:
 			tr.AddTraces(a.Traces)
 		case otlp.SignalLogs:
 			tr.AddLogs(a.Logs)
 		}
+		before := tr.LeftOut()
 		recs := tr.Flush()
+		if n := tr.LeftOut() - before; n > 0 {
+			a.KeptLeavingOut(n, fmt.Sprintf("agentwatch shows at most %s conversations; %s of new ones left out",
+				words.Thousands(receiverThreads), words.Count(n, "span or log record", "spans or log records")))
+		} else {
+			a.Kept(nil)
+		}
 		if len(recs) == 0 {
 			continue
 		}

@@ -40,9 +40,9 @@ func recordedLine(t *testing.T, body []byte) []byte {
 }
 
 // receiveInto runs a receiver whose requests are kept in rec and mapped
-// as agentwatch otlp maps them; it returns the receiver and what the
-// mapping returned, once it ends.
-func receiveInto(t *testing.T, rec *otlp.Recorder) (*otlp.Receiver, <-chan error) {
+// by tr as agentwatch otlp maps them; it returns the receiver and what
+// the mapping returned, once it ends.
+func receiveInto(t *testing.T, rec *otlp.Recorder, tr *otel.Translator) (*otlp.Receiver, <-chan error) {
 	t.Helper()
 	rcv, err := otlp.Listen(otlp.Options{HTTP: "127.0.0.1:0", GRPC: "127.0.0.1:0"})
 	if err != nil {
@@ -59,7 +59,7 @@ func receiveInto(t *testing.T, rec *otlp.Recorder) (*otlp.Receiver, <-chan error
 	}()
 	done := make(chan error, 1)
 	go func() {
-		done <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, otel.New(otel.Options{}), out)
+		done <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, tr, out)
 		close(out)
 	}()
 	return rcv, done
@@ -74,7 +74,7 @@ func TestRecordOnAFullDisk(t *testing.T) {
 	first, second, third := promptBody("s", 1), promptBody("s", 2), promptBody("s", 3)
 	kept := append(recordedLine(t, first), recordedLine(t, second)...)
 	disk := &otlptest.FullFile{Room: len(kept) + 40}
-	rcv, done := receiveInto(t, otlp.NewRecorder("telemetry.jsonl", disk))
+	rcv, done := receiveInto(t, otlp.NewRecorder("telemetry.jsonl", disk), otel.New(otel.Options{}))
 	for i, c := range []struct {
 		body []byte
 		want int
@@ -101,7 +101,7 @@ func TestRecordOnAFullDisk(t *testing.T) {
 
 	t.Run("gRPC", func(t *testing.T) {
 		disk := &otlptest.FullFile{Room: 10}
-		rcv, done := receiveInto(t, otlp.NewRecorder("telemetry.jsonl", disk))
+		rcv, done := receiveInto(t, otlp.NewRecorder("telemetry.jsonl", disk), otel.New(otel.Options{}))
 		ctx := context.Background()
 		cl, err := otlptest.New(ctx, otlptest.GRPC, rcv.GRPCAddr(), "", "claude-code", "h")
 		if err != nil {

@@ -65,6 +65,9 @@ type Counts struct {
 	// that came again once taken (an exporter's retry), answered as
 	// taken and not handed on.
 	Taken, Resent int64
+	// LeftOut are the spans and log records of requests taken that the
+	// reader left out (answered as a partial success that rejects them).
+	LeftOut int64
 	// Refused counts the requests turned away, by reason.
 	Refused [numReasons]int64
 }
@@ -75,6 +78,9 @@ func (c Counts) String() string {
 	s := words.Count(int(c.Taken), "request", "requests")
 	if c.Resent > 0 {
 		s += " · " + words.Thousands(int(c.Resent)) + " resent"
+	}
+	if c.LeftOut > 0 {
+		s += " · " + words.Count(int(c.LeftOut), "span or record", "spans or records") + " of new conversations left out"
 	}
 	var parts []string
 	var refused int64
@@ -92,12 +98,12 @@ func (c Counts) String() string {
 
 // counters are a Receiver's Counts as its handlers add to them, at once.
 type counters struct {
-	taken, resent atomic.Int64
-	refused       [numReasons]atomic.Int64
+	taken, resent, leftOut atomic.Int64
+	refused                [numReasons]atomic.Int64
 }
 
 func (c *counters) snapshot() Counts {
-	out := Counts{Taken: c.taken.Load(), Resent: c.resent.Load()}
+	out := Counts{Taken: c.taken.Load(), Resent: c.resent.Load(), LeftOut: c.leftOut.Load()}
 	for i := range c.refused {
 		out.Refused[i] = c.refused[i].Load()
 	}

@@ -83,13 +83,9 @@ func (r *Receiver) grpcExport(sig Signal) grpc.StreamHandler {
 		if err := stream.RecvMsg(&msg); err != nil {
 			return r.refuseGRPC(recvRefusal(err))
 		}
-		req, f := r.take(ctx, sig, false, msg, "grpc")
+		out, f := r.take(ctx, sig, false, msg, "grpc")
 		if f != nil {
 			return r.refuseGRPC(f)
-		}
-		out, err := response(sig, req, false)
-		if err != nil {
-			return status.Error(codes.Internal, err.Error())
 		}
 		return stream.SendMsg(rawMessage(out))
 	}

@@ -81,17 +81,12 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	if ctype == typeJSON {
 		via = "http/json"
 	}
-	dec, f := r.take(req.Context(), sig, ctype == typeJSON, body, via)
+	out, f := r.take(req.Context(), sig, ctype == typeJSON, body, via)
 	if f != nil {
 		if f.why == NotKept {
 			w.Header().Set("Retry-After", "1")
 		}
 		r.refuseHTTP(w, replyAs, f)
-		return
-	}
-	out, err := response(sig, dec, ctype == typeJSON)
-	if err != nil {
-		httpError(w, replyAs, http.StatusInternalServerError, codes.Internal, err.Error())
 		return
 	}
 	w.Header().Set("Content-Type", replyAs)
@@ -160,18 +155,27 @@ func tooLargeOr(err error, status int) int {
 	return status
 }
 
-// response is the export response for a request: success, or a partial
-// success that rejects every data point of a metrics request.
-func response(sig Signal, req Request, asJSON bool) ([]byte, error) {
-	switch sig {
+// response is the export response to a request: success; a partial
+// success that rejects what the reader left out, saying why; for
+// metrics, a partial success that rejects every data point.
+func response(req Request, asJSON bool, v verdict) ([]byte, error) {
+	switch req.Signal {
 	case SignalTraces:
 		resp := ptraceotlp.NewExportResponse()
+		if v.leftOut > 0 {
+			resp.PartialSuccess().SetRejectedSpans(int64(v.leftOut))
+			resp.PartialSuccess().SetErrorMessage(v.why)
+		}
 		if asJSON {
 			return resp.MarshalJSON()
 		}
 		return resp.MarshalProto()
 	case SignalLogs:
 		resp := plogotlp.NewExportResponse()
+		if v.leftOut > 0 {
+			resp.PartialSuccess().SetRejectedLogRecords(int64(v.leftOut))
+			resp.PartialSuccess().SetErrorMessage(v.why)
+		}
 		if asJSON {
 			return resp.MarshalJSON()
 		}

@@ -14,9 +14,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-
-	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // DefaultMaxBody is the largest request a Receiver takes (after gzip is
@@ -65,7 +62,15 @@ type Arrival struct {
 	At  time.Time
 	Via string
 	// kept is where the reader's word goes (room for one).
-	kept chan error
+	kept chan verdict
+}
+
+// verdict is the reader's word on an arrival: kept unless err, with
+// leftOut of its spans or log records left out, why.
+type verdict struct {
+	err     error
+	leftOut int
+	why     string
 }
 
 // Kept tells the receiver what became of the request: nil once it is
@@ -73,12 +78,20 @@ type Arrival struct {
 // which its exporter is answered with (HTTP 503, gRPC UNAVAILABLE, both a
 // retry later). An exporter waits for this word, so a reader says it for
 // every arrival it takes, once.
-func (a Arrival) Kept(err error) {
+func (a Arrival) Kept(err error) { a.tell(verdict{err: err}) }
+
+// KeptLeavingOut tells the receiver the request was kept but n of its
+// spans or log records were left out, why: its exporter is answered with
+// a partial success that rejects them, saying why (and does not send
+// them again).
+func (a Arrival) KeptLeavingOut(n int, why string) { a.tell(verdict{leftOut: n, why: why}) }
+
+func (a Arrival) tell(v verdict) {
 	if a.kept == nil {
 		return
 	}
 	select {
-	case a.kept <- err:
+	case a.kept <- v:
 	default:
 	}
 }
@@ -252,114 +265,6 @@ func (r *Receiver) Close() error {
 		close(r.arrivals)
 	})
 	return nil
-}
-
-// errBusy says the reader did not take a request in time.
-var errBusy = errors.New("agentwatch is behind; retry later")
-
-// admit holds a place in flight for a request, waiting a while for one:
-// false when none came free (the exporter is asked to retry), or the
-// request or the receiver ended. release gives the place back.
-func (r *Receiver) admit(ctx context.Context) (release func(), ok bool) {
-	select {
-	case r.slots <- struct{}{}:
-	default:
-		timer := time.NewTimer(r.opts.Wait)
-		defer timer.Stop()
-		select {
-		case r.slots <- struct{}{}:
-		case <-timer.C:
-			return nil, false
-		case <-ctx.Done():
-			return nil, false
-		case <-r.done:
-			return nil, false
-		}
-	}
-	return func() { <-r.slots }, true
-}
-
-// busy is the answer to a request that found no place in flight.
-func (r *Receiver) busy() *refusal {
-	return refuse(Busy, http.StatusTooManyRequests, codes.ResourceExhausted,
-		"agentwatch is taking %d requests at once, its most; retry later", r.opts.MaxInFlight)
-}
-
-// take decodes a request's body, checks it against the limits, and hands
-// it to the reader, waiting for the reader's word: the request, or why it
-// was turned away. A request taken before is answered as taken.
-func (r *Receiver) take(ctx context.Context, sig Signal, asJSON bool, body []byte, via string) (Request, *refusal) {
-	var key uint64
-	if sig != SignalMetrics {
-		key = r.taken.key(sig, asJSON, body)
-		if r.taken.has(key) {
-			r.counts.resent.Add(1)
-			return Request{Signal: sig}, nil
-		}
-	}
-	var (
-		req Request
-		err error
-	)
-	if asJSON {
-		req, err = DecodeJSON(sig, body)
-	} else {
-		req, err = DecodeProto(sig, body)
-	}
-	if errors.Is(err, agui.ErrTooDeep) {
-		return Request{}, refuse(TooDeep, http.StatusBadRequest, codes.InvalidArgument, "%s", err)
-	}
-	if err != nil {
-		return Request{}, refuse(Malformed, http.StatusBadRequest, codes.InvalidArgument, "%s", err)
-	}
-	if f := r.checkCounts(req); f != nil {
-		return Request{}, f
-	}
-	if sig == SignalMetrics {
-		return req, nil
-	}
-	if err := r.deliver(ctx, req, via); err != nil {
-		return Request{}, refuse(NotKept, http.StatusServiceUnavailable, codes.Unavailable, "%s", err)
-	}
-	r.taken.add(key)
-	r.counts.taken.Add(1)
-	return req, nil
-}
-
-// deliver hands an accepted request to the reader, waiting a while for it
-// to be taken, then for the reader's word on it.
-func (r *Receiver) deliver(ctx context.Context, req Request, via string) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return errBusy
-	}
-	r.inflight.Add(1)
-	r.mu.Unlock()
-	defer r.inflight.Done()
-	a := Arrival{Request: req, At: r.opts.Now(), Via: via, kept: make(chan error, 1)}
-	timer := time.NewTimer(r.opts.Wait)
-	defer timer.Stop()
-	select {
-	case r.arrivals <- a:
-	case <-timer.C:
-		return errBusy
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-r.done:
-		return errBusy
-	}
-	select {
-	case err := <-a.kept:
-		if err != nil {
-			return fmt.Errorf("agentwatch did not keep the request: %w", err)
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-r.done:
-		return errBusy
-	}
 }
 
 // authorized checks an Authorization header value against the token.
