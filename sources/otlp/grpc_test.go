@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	_ "google.golang.org/grpc/encoding/gzip"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -28,10 +29,11 @@ func (rawCodec) Name() string { return "proto" }
 // exportRaw calls the trace service's Export with body as the message,
 // sending token as a bearer token when it is set, and returns the call's
 // status code.
-func exportRaw(t *testing.T, addr, token string, body []byte) codes.Code {
+func exportRaw(t *testing.T, addr, token string, body []byte, opts ...grpc.CallOption) codes.Code {
 	t.Helper()
+	opts = append([]grpc.CallOption{grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64 << 20)}, opts...)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64<<20)))
+		grpc.WithDefaultCallOptions(opts...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,5 +76,25 @@ func TestGRPCTokenBeforeBody(t *testing.T) {
 	c := rcv.Counts()
 	if c.Taken != 1 || c.Refused[otlp.Unauthorized] != 3 || c.Refused[otlp.Malformed] != 1 || c.Refused[otlp.TooLarge] != 1 {
 		t.Errorf("counts %+v (%s)", c, c)
+	}
+}
+
+// Over gRPC too, a message is bounded after gzip is undone: a gzip bomb
+// is RESOURCE_EXHAUSTED and counted as too large, and a compressed
+// request within the limit is taken.
+func TestGRPCGzip(t *testing.T) {
+	rcv, stop := start(t, otlp.Options{MaxBody: 1 << 20})
+	gzipped := grpc.UseCompressor("gzip")
+	if code := exportRaw(t, rcv.GRPCAddr(), "", bytes.Repeat([]byte{0}, 8<<20), gzipped); code != codes.ResourceExhausted {
+		t.Errorf("8 MiB of zeros, gzipped: %v, want RESOURCE_EXHAUSTED", code)
+	}
+	if code := exportRaw(t, rcv.GRPCAddr(), "", aTrace(t), gzipped); code != codes.OK {
+		t.Errorf("a trace, gzipped: %v", code)
+	}
+	if got := stop(); len(got) != 1 {
+		t.Fatalf("%d requests taken, want the trace", len(got))
+	}
+	if c := rcv.Counts(); c.Refused[otlp.TooLarge] != 1 {
+		t.Errorf("counts %s", c)
 	}
 }
