@@ -42,7 +42,8 @@ const grpcWindow = 1 << 20
 // token is checked as the call's headers arrive (grpcAuth).
 func (r *Receiver) grpcServer() *grpc.Server {
 	s := grpc.NewServer(grpc.MaxRecvMsgSize(int(r.opts.MaxBody)), grpc.InTapHandle(r.grpcAuth),
-		grpc.ForceServerCodecV2(rawCodec{}), grpc.InitialWindowSize(grpcWindow), grpc.InitialConnWindowSize(grpcWindow))
+		grpc.ForceServerCodecV2(rawCodec{}), grpc.InitialWindowSize(grpcWindow), grpc.InitialConnWindowSize(grpcWindow),
+		grpc.MaxHeaderListSize(maxHeader))
 	for _, svc := range grpcServices {
 		s.RegisterService(&grpc.ServiceDesc{
 			ServiceName: svc.name,

@@ -31,6 +31,16 @@ func (rawCodec) Name() string { return "proto" }
 // status code.
 func exportRaw(t *testing.T, addr, token string, body []byte, opts ...grpc.CallOption) codes.Code {
 	t.Helper()
+	md := metadata.MD{}
+	if token != "" {
+		md.Set("authorization", "Bearer "+token)
+	}
+	return exportRawMD(t, addr, md, body, opts...)
+}
+
+// exportRawMD is exportRaw with the call's metadata md.
+func exportRawMD(t *testing.T, addr string, md metadata.MD, body []byte, opts ...grpc.CallOption) codes.Code {
+	t.Helper()
 	opts = append([]grpc.CallOption{grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64 << 20)}, opts...)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(opts...))
@@ -38,10 +48,7 @@ func exportRaw(t *testing.T, addr, token string, body []byte, opts ...grpc.CallO
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	ctx := context.Background()
-	if token != "" {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
-	}
+	ctx := metadata.NewOutgoingContext(context.Background(), md)
 	var out []byte
 	err = conn.Invoke(ctx, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", &body, &out)
 	return status.Code(err)

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
@@ -144,5 +145,33 @@ func TestRequestLimits(t *testing.T) {
 	}
 	if want := "1 request · 5 refused: 4 too many spans, records or attributes, 1 nested too deeply"; c.String() != want {
 		t.Errorf("counts say %q, want %q", c, want)
+	}
+}
+
+// Headers, read before the token is checked, are bounded: 100 KB of them
+// is refused over HTTP (431) and gRPC, and nothing is taken.
+func TestHeadersBounded(t *testing.T) {
+	rcv, stop := start(t, otlp.Options{Token: "s3cret"})
+	req, err := http.NewRequest("POST", "http://"+rcv.HTTPAddr()+"/v1/traces", bytes.NewReader(aTrace(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-protobuf")
+	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set("X-Padding", strings.Repeat("x", 100<<10))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("100 KB of headers over HTTP: %d, want 431", resp.StatusCode)
+	}
+	md := metadata.Pairs("authorization", "Bearer s3cret", "x-padding", strings.Repeat("x", 100<<10))
+	if code := exportRawMD(t, rcv.GRPCAddr(), md, aTrace(t)); code == codes.OK {
+		t.Errorf("100 KB of metadata over gRPC: taken")
+	}
+	if got := stop(); len(got) != 0 {
+		t.Errorf("%d requests taken", len(got))
 	}
 }

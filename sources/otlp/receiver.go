@@ -27,6 +27,11 @@ const DefaultMaxBody = 16 << 20
 // UNAVAILABLE).
 const waitForReader = 10 * time.Second
 
+// maxHeader bounds a request's headers (HTTP) or metadata (gRPC), which
+// are read before the token is checked: an exporter sends a few hundred
+// bytes, and both libraries would take a megabyte or more.
+const maxHeader = 64 << 10
+
 // Options are where a Receiver listens and whom it accepts.
 type Options struct {
 	// HTTP and GRPC are the addresses to listen on ("" for none); port 0
@@ -223,7 +228,7 @@ func (r *Receiver) Counts() Counts { return r.counts.snapshot() }
 func (r *Receiver) Serve() {
 	if r.httpLn != nil {
 		// The server's own error log would write behind the screen.
-		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second,
+		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: maxHeader,
 			ReadTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
 		r.wg.Add(1)
 		go func() {
