@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -122,4 +124,37 @@ func rawOf(recs []model.Record) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// With --record, a request sent again is kept once: the recording, read
+// back, has no request twice.
+func TestResentRequestRecordedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "telemetry.jsonl")
+	rec, err := otlp.CreateRecorder(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv, done := receiveInto(t, rec, otel.New(otel.Options{}))
+	body := promptBody("s", 1)
+	for range 2 {
+		resp, err := http.Post("http://"+rcv.HTTPAddr()+"/v1/logs", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+	}
+	rcv.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := recordedLine(t, body); !bytes.Equal(data, want) {
+		t.Errorf("the recording holds\n%s\nwant the request once:\n%s", data, want)
+	}
 }
