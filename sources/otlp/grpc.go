@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -12,6 +15,7 @@ import (
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 	"google.golang.org/grpc/tap"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 // gRPC's own log writes errors to standard error by default, which would
@@ -106,10 +110,18 @@ func recvRefusal(err error) *refusal {
 	return &refusal{why: Malformed, code: st.Code(), msg: st.Message()}
 }
 
-// refuseGRPC counts a call turned away and is its status.
+// refuseGRPC counts a call turned away and is its status. A busy
+// receiver's RESOURCE_EXHAUSTED carries a RetryInfo: without one, OTLP's
+// exporters take the code as final and drop the data.
 func (r *Receiver) refuseGRPC(f *refusal) error {
 	r.counts.refused[f.why].Add(1)
-	return status.Error(f.code, f.msg)
+	st := status.New(f.code, f.msg)
+	if f.why == Busy {
+		if withRetry, err := st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Second)}); err == nil {
+			st = withRetry
+		}
+	}
+	return st.Err()
 }
 
 // rawMessage is a message's bytes, as they came or as they go: the

@@ -41,6 +41,12 @@ func exportRaw(t *testing.T, addr, token string, body []byte, opts ...grpc.CallO
 // exportRawMD is exportRaw with the call's metadata md.
 func exportRawMD(t *testing.T, addr string, md metadata.MD, body []byte, opts ...grpc.CallOption) codes.Code {
 	t.Helper()
+	return exportRawStatus(t, addr, md, body, opts...).Code()
+}
+
+// exportRawStatus is exportRawMD's whole status.
+func exportRawStatus(t *testing.T, addr string, md metadata.MD, body []byte, opts ...grpc.CallOption) *status.Status {
+	t.Helper()
 	opts = append([]grpc.CallOption{grpc.ForceCodec(rawCodec{}), grpc.MaxCallSendMsgSize(64 << 20)}, opts...)
 	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(opts...))
@@ -51,7 +57,7 @@ func exportRawMD(t *testing.T, addr string, md metadata.MD, body []byte, opts ..
 	ctx := metadata.NewOutgoingContext(context.Background(), md)
 	var out []byte
 	err = conn.Invoke(ctx, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", &body, &out)
-	return status.Code(err)
+	return status.Convert(err)
 }
 
 // A gRPC call without the token is refused before its message is read:

@@ -12,8 +12,10 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
 	"github.com/agentwatch/agentwatch/sources/otlp"
 )
@@ -86,8 +88,8 @@ func TestInFlightBounded(t *testing.T) {
 	if status != http.StatusTooManyRequests || h.Get("Retry-After") == "" || !strings.Contains(body, "2 requests at once") {
 		t.Errorf("a third request over HTTP: %d %q (Retry-After %q), want 429 saying why", status, body, h.Get("Retry-After"))
 	}
-	if code := exportRaw(t, rcv.GRPCAddr(), "", traceOf(t, "fourth", 1, 0)); code != codes.ResourceExhausted {
-		t.Errorf("a fourth over gRPC: %v, want RESOURCE_EXHAUSTED", code)
+	if st := exportRawStatus(t, rcv.GRPCAddr(), nil, traceOf(t, "fourth", 1, 0)); st.Code() != codes.ResourceExhausted || !retryable(st) {
+		t.Errorf("a fourth over gRPC: %v %v, want RESOURCE_EXHAUSTED with a RetryInfo", st.Code(), st.Details())
 	}
 	for _, a := range first {
 		a.Kept(nil)
@@ -174,4 +176,15 @@ func TestHeadersBounded(t *testing.T) {
 	if got := stop(); len(got) != 0 {
 		t.Errorf("%d requests taken", len(got))
 	}
+}
+
+// retryable reports whether a status carries a RetryInfo, which OTLP's
+// exporters need to retry RESOURCE_EXHAUSTED.
+func retryable(st *status.Status) bool {
+	for _, d := range st.Details() {
+		if _, ok := d.(*errdetails.RetryInfo); ok {
+			return true
+		}
+	}
+	return false
 }

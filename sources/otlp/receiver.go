@@ -102,13 +102,14 @@ func (a Arrival) tell(v verdict) {
 }
 
 // Receiver is an OTLP receiver: OTLP/HTTP (POST /v1/traces, /v1/logs,
-// /v1/metrics; protobuf or JSON; gzip) and OTLP/gRPC (the Collector's
-// pdata service registrations). It answers as the OTLP specification
-// asks: success (a partial success for metrics, which are not shown),
-// 400 for a payload that does not decode, 401 for a wrong token, 413 for
-// a body over the limit, 415 for a content type or encoding it does not
-// read, 503 when the reader falls behind. Accepted requests come out of
-// Arrivals in the order they were accepted.
+// /v1/metrics; protobuf or JSON; gzip) and OTLP/gRPC (OTLP's three
+// Export services, gzip too). It answers as the OTLP specification asks:
+// success once the reader kept the request (a partial success for
+// metrics, which are not shown, and for what the reader left out), 400
+// for a payload that does not decode, 401 for a wrong token, 413 for a
+// body over the limit, 415 for a content type or encoding it does not
+// read, 503 when the reader falls behind or could not keep it. Accepted
+// requests come out of Arrivals in the order they were accepted.
 //
 // What a stranger can make it hold is bounded: a call without the token
 // is refused before its body is read; at most MaxInFlight requests are
