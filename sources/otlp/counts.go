@@ -70,6 +70,8 @@ type Counts struct {
 	LeftOut int64
 	// Refused counts the requests turned away, by reason.
 	Refused [numReasons]int64
+	// Waiting is how many requests wait for a place in flight now.
+	Waiting int64
 }
 
 // String says the counts in words: "12 requests · 3 refused: 2 too
@@ -98,12 +100,12 @@ func (c Counts) String() string {
 
 // counters are a Receiver's Counts as its handlers add to them, at once.
 type counters struct {
-	taken, resent, leftOut atomic.Int64
-	refused                [numReasons]atomic.Int64
+	taken, resent, leftOut, waiting atomic.Int64
+	refused                         [numReasons]atomic.Int64
 }
 
 func (c *counters) snapshot() Counts {
-	out := Counts{Taken: c.taken.Load(), Resent: c.resent.Load(), LeftOut: c.leftOut.Load()}
+	out := Counts{Taken: c.taken.Load(), Resent: c.resent.Load(), LeftOut: c.leftOut.Load(), Waiting: c.waiting.Load()}
 	for i := range c.refused {
 		out.Refused[i] = c.refused[i].Load()
 	}

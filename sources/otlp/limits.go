@@ -19,6 +19,8 @@ const (
 	// for the reader at once, over both transports: each may hold a body
 	// of MaxBody and what it decodes to.
 	DefaultMaxInFlight = 4
+	// DefaultMaxWaiting is how many requests wait for a place in flight.
+	DefaultMaxWaiting = 64
 	// DefaultMaxItems is how many spans or log records one request holds.
 	DefaultMaxItems = 1 << 16
 	// DefaultMaxAttributes is how many attributes a resource, span, span

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -105,6 +106,45 @@ func TestInFlightBounded(t *testing.T) {
 	}
 	if c := rcv.Counts(); c.Taken != 3 || c.Refused[otlp.Busy] != 2 {
 		t.Errorf("counts %s, want 3 taken and 2 too many at once", c)
+	}
+}
+
+// At most MaxWaiting requests wait for a place in flight: past them a
+// request is asked to retry at once, not after the wait.
+func TestWaitingBounded(t *testing.T) {
+	rcv, err := otlp.Listen(otlp.Options{HTTP: "127.0.0.1:0", MaxInFlight: 1, MaxWaiting: 1, Wait: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcv.Serve()
+	defer rcv.Close()
+	held := make(chan otlp.Arrival, 4)
+	go func() {
+		for a := range rcv.Arrivals() {
+			held <- a
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			if status, body, _ := post(t, rcv, "/v1/traces", "application/x-protobuf", traceOf(t, fmt.Sprint("first", i), 1, 0)); status != 200 {
+				t.Errorf("request %d: %d %s", i, status, body)
+			}
+		})
+	}
+	first := <-held
+	for rcv.Counts().Waiting != 1 {
+		runtime.Gosched()
+	}
+	status, body, _ := post(t, rcv, "/v1/traces", "application/x-protobuf", traceOf(t, "third", 1, 0))
+	if status != http.StatusTooManyRequests {
+		t.Errorf("a third request with one in flight and one waiting: %d %s, want 429", status, body)
+	}
+	first.Kept(nil)
+	(<-held).Kept(nil)
+	wg.Wait()
+	if c := rcv.Counts(); c.Taken != 2 || c.Refused[otlp.Busy] != 1 || c.Waiting != 0 {
+		t.Errorf("counts %+v", c)
 	}
 }
 

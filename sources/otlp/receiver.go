@@ -46,6 +46,9 @@ type Options struct {
 	// MaxInFlight bounds the requests read, decoded or waiting for the
 	// reader at once, over both transports (0: DefaultMaxInFlight).
 	MaxInFlight int
+	// MaxWaiting bounds the requests that wait for a place in flight; past
+	// it a request is asked to retry at once (0: DefaultMaxWaiting).
+	MaxWaiting int
 	// MaxItems bounds the spans or log records of a request, and
 	// MaxAttributes the attributes of each (0: DefaultMaxItems,
 	// DefaultMaxAttributes).
@@ -113,8 +116,8 @@ func (a Arrival) tell(v verdict) {
 //
 // What a stranger can make it hold is bounded: a call without the token
 // is refused before its body is read; at most MaxInFlight requests are
-// read, decoded or wait at once (others wait for a place, then are asked
-// to retry: 429); a body is at most MaxBody before and after gzip (413);
+// read, decoded or wait at once (others, MaxWaiting at most, wait for a
+// place, then are asked to retry: 429); a body is at most MaxBody before and after gzip (413);
 // JSON nests at most agui.MaxDepth levels (400); a request holds at most
 // MaxItems spans or log records and each at most MaxAttributes
 // attributes (413). Counts says how many requests were taken and turned
@@ -158,6 +161,9 @@ func Listen(opts Options) (*Receiver, error) {
 	}
 	if opts.MaxInFlight <= 0 {
 		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if opts.MaxWaiting <= 0 {
+		opts.MaxWaiting = DefaultMaxWaiting
 	}
 	if opts.MaxItems <= 0 {
 		opts.MaxItems = DefaultMaxItems

@@ -16,12 +16,20 @@ import (
 var errBusy = errors.New("agentwatch is behind; retry later")
 
 // admit holds a place in flight for a request, waiting a while for one:
-// false when none came free (the exporter is asked to retry), or the
-// request or the receiver ended. release gives the place back.
+// false when none came free (the exporter is asked to retry), when
+// MaxWaiting requests wait already, or when the request or the receiver
+// ended. release gives the place back.
 func (r *Receiver) admit(ctx context.Context) (release func(), ok bool) {
 	select {
 	case r.slots <- struct{}{}:
 	default:
+		// A waiting request holds its connection and headers, not its
+		// body; still, they are a stranger's, so they are bounded too.
+		if r.counts.waiting.Add(1) > int64(r.opts.MaxWaiting) {
+			r.counts.waiting.Add(-1)
+			return nil, false
+		}
+		defer r.counts.waiting.Add(-1)
 		timer := time.NewTimer(r.opts.Wait)
 		defer timer.Stop()
 		select {
