@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/agentwatch/agentwatch/internal/words"
 	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/protocol/otel"
 	"github.com/agentwatch/agentwatch/sources/otlp"
@@ -68,14 +70,15 @@ func (a *App) ReceiveOTLP(ctx context.Context, o *OTLPOptions) (err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	topts := otelOptions(fo.ToolKinds)
+	topts.MaxThreads = receiverThreads
 	batches := make(chan model.Batch, 64)
 	status := make(chan string, 4)
 	recErr := make(chan error, 1)
 	go func() {
 		defer close(batches)
-		defer close(status)
-		recErr <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, otel.New(topts), batches, status)
+		recErr <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, otel.New(topts), batches)
 	}()
+	go reportCounts(ctx, rcv, status)
 	// The watch must not hold its own --record: the receiver keeps OTLP.
 	watchOpts := *opts
 	watchOpts.Record = ""
@@ -84,18 +87,60 @@ func (a *App) ReceiveOTLP(ctx context.Context, o *OTLPOptions) (err error) {
 	rcv.Close()
 	for range batches {
 	}
+	if opts.Plain || !opts.screen() {
+		fmt.Fprintf(opts.Stderr, "agentwatch: %s\n", rcv.Counts())
+	}
 	if rerr := <-recErr; rerr != nil && err == nil {
 		err = BadInput(rerr)
 	}
 	return err
 }
 
+// receiverThreads is how many threads the receiver opens: a sender names
+// as many conversations as it likes, and each is a fold on the screen.
+const receiverThreads = 10_000
+
+// countsEvery is how often the receiver's counts are told to the screen.
+const countsEvery = 250 * time.Millisecond
+
+// reportCounts tells status what the receiver took and turned away, when
+// it changes, until ctx ends; then it closes status.
+func reportCounts(ctx context.Context, rcv *otlp.Receiver, status chan<- string) {
+	defer close(status)
+	said := "waiting for telemetry"
+	status <- said
+	tick := time.NewTicker(countsEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		c := rcv.Counts()
+		if c == (otlp.Counts{}) {
+			continue
+		}
+		if s := c.String(); s != said {
+			select {
+			case status <- s:
+				said = s
+			default:
+			}
+		}
+	}
+}
+
 // translateArrivals maps each request as it arrives and sends its records
-// on, keeping the request first when rec is set. A recording that cannot
-// be written stops the receiver (through stop): one asked for and cut
-// silently is worse than none.
+// on. With rec set, a request is kept in the recording first, and its
+// exporter is answered success only once it is there; what the
+// translator left out (a conversation past its threads) is answered as a
+// partial success that rejects it. A recording that
+// cannot be written answers that request with an error, stops the
+// receiver (through stop) and is returned, saying what the file keeps:
+// a recording asked for and cut silently is worse than none.
 func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan otlp.Arrival, rec *otlp.Recorder,
-	tr *otel.Translator, out chan<- model.Batch, status chan<- string) (err error) {
+	tr *otel.Translator, out chan<- model.Batch) (err error) {
 	if rec != nil {
 		defer func() {
 			if cerr := rec.Close(); err == nil {
@@ -103,8 +148,6 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 			}
 		}()
 	}
-	status <- "waiting for telemetry"
-	requests := 0
 	for {
 		var a otlp.Arrival
 		var ok bool
@@ -118,6 +161,7 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 		}
 		if rec != nil {
 			if err := rec.Write(a.Request); err != nil {
+				a.Kept(err)
 				stop()
 				return err
 			}
@@ -128,12 +172,14 @@ func translateArrivals(ctx context.Context, stop context.CancelFunc, in <-chan o
 		case otlp.SignalLogs:
 			tr.AddLogs(a.Logs)
 		}
-		requests++
-		select {
-		case status <- Plural(requests, "request"):
-		default:
-		}
+		before := tr.LeftOut()
 		recs := tr.Flush()
+		if n := tr.LeftOut() - before; n > 0 {
+			a.KeptLeavingOut(n, fmt.Sprintf("agentwatch shows at most %s conversations; %s of new ones left out",
+				words.Thousands(receiverThreads), words.Count(n, "span or log record", "spans or log records")))
+		} else {
+			a.Kept(nil)
+		}
 		if len(recs) == 0 {
 			continue
 		}

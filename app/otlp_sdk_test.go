@@ -53,7 +53,7 @@ func receive(t *testing.T) *receiving {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		r.done <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, r.tr, r.out, make(chan string, 1<<10))
+		r.done <- translateArrivals(ctx, cancel, rcv.Arrivals(), rec, r.tr, r.out)
 	}()
 	go func() {
 		defer close(r.folded)

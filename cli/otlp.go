@@ -32,9 +32,19 @@ accepted and not kept. An address that is not loopback needs
 of machines reaches one agentwatch through an OpenTelemetry Collector; see
 docs/OTEL.md for the mapping and a Collector configuration.
 
+What a sender can make it hold is bounded: the token is checked before a
+body is read; at most 4 requests are in flight at once (others are asked
+to retry: 429), a body is at most --max-body before and after gzip, JSON
+nests at most 1,000 levels, a request holds at most 65,536 spans or log
+records of at most 1,024 attributes each, and at most 10,000 conversations
+are shown. Refusals are counted beside the requests taken. A request sent
+again once taken changes nothing.
+
 --record FILE keeps every request as OTLP/JSON lines (the Collector's file
 exporter format), which agentwatch opens, and replays at its recorded
-pace, like any log. --plain prints one line per change until ctrl+c.`,
+pace, like any log. A request is answered success only once it is in the
+file; a write that fails stops the receiver, saying what the file keeps.
+--plain prints one line per change until ctrl+c.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

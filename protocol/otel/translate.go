@@ -19,6 +19,12 @@ type Options struct {
 	// UserKinds reports whether the user's --tool-kinds names a tool: such
 	// a tool takes the user's category, not the builtin one (nil: none).
 	UserKinds func(tool string) bool
+	// MaxThreads bounds the threads a Translator opens (0: no bound):
+	// telemetry of a conversation new past it is left out, and counted
+	// (LeftOut). Each thread costs what the translator remembers of it and
+	// a fold on the screen, and a sender names as many conversations as
+	// it likes.
+	MaxThreads int
 }
 
 // What a Translator remembers, at most: spans to place later spans by,
@@ -63,6 +69,34 @@ type Translator struct {
 	// pending are the agents taken as subagent runs until the spans above
 	// them come, by the key of the span they wait for (pending.go).
 	pending *bounded[pendingAgent]
+	// leftOut counts the observations left out past MaxThreads.
+	leftOut int
+}
+
+// LeftOut is how many spans and log records were left out because their
+// conversation would have opened a thread past Options.MaxThreads.
+func (t *Translator) LeftOut() int { return t.leftOut }
+
+// withinThreads drops the observations whose thread is new once the
+// translator has MaxThreads, counting them.
+func (t *Translator) withinThreads(obs []observation) []observation {
+	if t.opts.MaxThreads <= 0 {
+		return obs
+	}
+	opened := map[string]bool{}
+	kept := obs[:0]
+	for _, o := range obs {
+		id := threadID(o.place)
+		if t.threads[id] == nil && !opened[id] {
+			if len(t.threads)+len(opened) >= t.opts.MaxThreads {
+				t.leftOut++
+				continue
+			}
+			opened[id] = true
+		}
+		kept = append(kept, o)
+	}
+	return kept
 }
 
 // New returns a Translator that has seen nothing.
@@ -98,7 +132,7 @@ func (t *Translator) flush(all bool) []model.Record {
 		obs = t.logObservations(ld, obs)
 	}
 	t.traces, t.logs = nil, nil
-	obs = t.release(obs, all)
+	obs = t.withinThreads(t.release(obs, all))
 	t.join(obs)
 	points := make([]point, 0, 2*len(obs))
 	for i := range obs {
@@ -259,9 +293,7 @@ const (
 )
 
 func (t *Translator) thread(p place) *threadState {
-	// Mended as the events' text is (emit.go), so the records' thread and
-	// their runs' threadId stay the same.
-	id := strings.ToValidUTF8(p.id(), "\uFFFD")
+	id := threadID(p)
 	th := t.threads[id]
 	if th == nil {
 		th = &threadState{id: id, runs: newBounded[*runState](maxThreadRuns), calls: newBounded[*callState](maxThreadCall),
@@ -270,6 +302,11 @@ func (t *Translator) thread(p place) *threadState {
 	}
 	return th
 }
+
+// threadID is the id of p's thread, mended as the events' text is
+// (emit.go), so the records' thread and their runs' threadId stay the
+// same.
+func threadID(p place) string { return strings.ToValidUTF8(p.id(), "\uFFFD") }
 
 // apply maps one point and returns the thread it went to.
 func (t *Translator) apply(p point) *threadState {

@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pmetric/pmetricotlp"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
 // Signal is what an export request carries.
@@ -61,8 +63,18 @@ func (r Request) Items() int {
 
 // DecodeJSON decodes an OTLP/JSON export request of sig. OTLP JSON is not
 // protobuf's JSON (ids are hex, not base64): the Collector's own
-// unmarshalers read it.
+// unmarshalers read it. A request nested deeper than agui.MaxDepth is
+// refused unread (agui.ErrTooDeep): the unmarshalers' work grows with
+// the depth, and one 15 MB request 550,000 levels deep once cost 886 MB.
+// (OTLP/protobuf has a limit of its own: pdata stops at protobuf's
+// recursion limit.)
 func DecodeJSON(sig Signal, b []byte) (Request, error) {
+	if len(b) > agui.MaxDepth { // nesting deeper takes more bytes than that
+		if d := agui.Depth(b); d > agui.MaxDepth {
+			return Request{}, fmt.Errorf("not an OTLP/JSON %s export request that agentwatch reads: %w: its JSON is %d levels deep, and agentwatch reads at most %d",
+				sig, agui.ErrTooDeep, d, agui.MaxDepth)
+		}
+	}
 	r := Request{Signal: sig}
 	var err error
 	switch sig {

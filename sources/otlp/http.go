@@ -43,58 +43,61 @@ func (r *Receiver) serveHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	sig, ok := paths[req.URL.Path]
 	if !ok {
-		httpError(w, replyAs, http.StatusNotFound, codes.NotFound, "no such path: OTLP/HTTP is POST /v1/traces, /v1/logs or /v1/metrics")
+		r.refuseHTTP(w, replyAs, refuse(Malformed, http.StatusNotFound, codes.NotFound, "no such path: OTLP/HTTP is POST /v1/traces, /v1/logs or /v1/metrics"))
 		return
 	}
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		httpError(w, replyAs, http.StatusMethodNotAllowed, codes.Unimplemented, "OTLP/HTTP takes POST only")
+		r.refuseHTTP(w, replyAs, refuse(Malformed, http.StatusMethodNotAllowed, codes.Unimplemented, "OTLP/HTTP takes POST only"))
 		return
 	}
 	if !r.authorized(req.Header.Get("Authorization")) {
 		w.Header().Set("WWW-Authenticate", "Bearer")
-		httpError(w, replyAs, http.StatusUnauthorized, codes.Unauthenticated, "a valid bearer token is required (Authorization: Bearer TOKEN)")
+		r.refuseHTTP(w, replyAs, refuse(Unauthorized, http.StatusUnauthorized, codes.Unauthenticated, "a valid bearer token is required (Authorization: Bearer TOKEN)"))
 		return
 	}
 	if ctype != typeProto && ctype != typeJSON {
-		httpError(w, typeProto, http.StatusUnsupportedMediaType, codes.InvalidArgument,
-			fmt.Sprintf("content type %q: OTLP/HTTP is application/x-protobuf or application/json", ctype))
+		r.refuseHTTP(w, typeProto, refuse(Malformed, http.StatusUnsupportedMediaType, codes.InvalidArgument,
+			"content type %q: OTLP/HTTP is application/x-protobuf or application/json", ctype))
 		return
 	}
+	release, ok := r.admit(req.Context())
+	if !ok {
+		w.Header().Set("Retry-After", "1")
+		r.refuseHTTP(w, replyAs, r.busy())
+		return
+	}
+	defer release()
 	body, status, err := r.readBody(w, req)
 	if err != nil {
-		httpError(w, replyAs, status, codes.InvalidArgument, err.Error())
-		return
-	}
-	var dec Request
-	if ctype == typeJSON {
-		dec, err = DecodeJSON(sig, body)
-	} else {
-		dec, err = DecodeProto(sig, body)
-	}
-	if err != nil {
-		httpError(w, replyAs, http.StatusBadRequest, codes.InvalidArgument, err.Error())
+		why := Malformed
+		if status == http.StatusRequestEntityTooLarge {
+			why = TooLarge
+		}
+		r.refuseHTTP(w, replyAs, refuse(why, status, codes.InvalidArgument, "%s", err))
 		return
 	}
 	via := "http/protobuf"
 	if ctype == typeJSON {
 		via = "http/json"
 	}
-	if sig != SignalMetrics {
-		if err := r.deliver(req.Context(), dec, via); err != nil {
+	out, f := r.take(req.Context(), sig, ctype == typeJSON, body, via)
+	if f != nil {
+		if f.why == NotKept {
 			w.Header().Set("Retry-After", "1")
-			httpError(w, replyAs, http.StatusServiceUnavailable, codes.Unavailable, err.Error())
-			return
 		}
-	}
-	out, err := response(sig, dec, ctype == typeJSON)
-	if err != nil {
-		httpError(w, replyAs, http.StatusInternalServerError, codes.Internal, err.Error())
+		r.refuseHTTP(w, replyAs, f)
 		return
 	}
 	w.Header().Set("Content-Type", replyAs)
 	w.WriteHeader(http.StatusOK)
 	w.Write(out)
+}
+
+// refuseHTTP answers a request turned away and counts it.
+func (r *Receiver) refuseHTTP(w http.ResponseWriter, ctype string, f *refusal) {
+	r.counts.refused[f.why].Add(1)
+	httpError(w, ctype, f.http, f.code, f.msg)
 }
 
 // contentType is a Content-Type header's media type, lower case.
@@ -152,18 +155,27 @@ func tooLargeOr(err error, status int) int {
 	return status
 }
 
-// response is the export response for a request: success, or a partial
-// success that rejects every data point of a metrics request.
-func response(sig Signal, req Request, asJSON bool) ([]byte, error) {
-	switch sig {
+// response is the export response to a request: success; a partial
+// success that rejects what the reader left out, saying why; for
+// metrics, a partial success that rejects every data point.
+func response(req Request, asJSON bool, v verdict) ([]byte, error) {
+	switch req.Signal {
 	case SignalTraces:
 		resp := ptraceotlp.NewExportResponse()
+		if v.leftOut > 0 {
+			resp.PartialSuccess().SetRejectedSpans(int64(v.leftOut))
+			resp.PartialSuccess().SetErrorMessage(v.why)
+		}
 		if asJSON {
 			return resp.MarshalJSON()
 		}
 		return resp.MarshalProto()
 	case SignalLogs:
 		resp := plogotlp.NewExportResponse()
+		if v.leftOut > 0 {
+			resp.PartialSuccess().SetRejectedLogRecords(int64(v.leftOut))
+			resp.PartialSuccess().SetErrorMessage(v.why)
+		}
 		if asJSON {
 			return resp.MarshalJSON()
 		}

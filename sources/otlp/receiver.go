@@ -21,9 +21,16 @@ import (
 // smaller.
 const DefaultMaxBody = 16 << 20
 
-// waitForReader is how long a request waits for the reader to take it
-// before the exporter is asked to retry later (503 / UNAVAILABLE).
+// waitForReader is how long a request waits, unless told otherwise, for
+// a place among those in flight before its exporter is asked to retry
+// (429 / RESOURCE_EXHAUSTED), then for the reader to take it (503 /
+// UNAVAILABLE).
 const waitForReader = 10 * time.Second
+
+// maxHeader bounds a request's headers (HTTP) or metadata (gRPC), which
+// are read before the token is checked: an exporter sends a few hundred
+// bytes, and both libraries would take a megabyte or more.
+const maxHeader = 64 << 10
 
 // Options are where a Receiver listens and whom it accepts.
 type Options struct {
@@ -33,38 +40,102 @@ type Options struct {
 	// Token, when set, is required as "Authorization: Bearer TOKEN" on
 	// every request. An address that is not loopback needs one.
 	Token string
-	// MaxBody bounds a request's size (0: DefaultMaxBody).
+	// MaxBody bounds a request's size, before and after gzip (0:
+	// DefaultMaxBody).
 	MaxBody int64
+	// MaxInFlight bounds the requests read, decoded or waiting for the
+	// reader at once, over both transports (0: DefaultMaxInFlight).
+	MaxInFlight int
+	// MaxWaiting bounds the requests that wait for a place in flight; past
+	// it a request is asked to retry at once (0: DefaultMaxWaiting).
+	MaxWaiting int
+	// MaxItems bounds the spans or log records of a request, and
+	// MaxAttributes the attributes of each (0: DefaultMaxItems,
+	// DefaultMaxAttributes).
+	MaxItems, MaxAttributes int
+	// Wait is how long a request waits for a place in flight, and then
+	// for the reader to take it, before its exporter is asked to retry
+	// (0: 10 s).
+	Wait time.Duration
 	// Now is the clock arrivals are stamped with (nil: time.Now).
 	Now func() time.Time
 }
 
-// Arrival is a request the receiver accepted.
+// Arrival is a request the receiver accepted. Its exporter is answered
+// once the reader says what became of it (Kept): success only for a
+// request that was kept.
 type Arrival struct {
 	Request
 	// At is when it arrived; Via how ("http/protobuf", "http/json", "grpc").
 	At  time.Time
 	Via string
+	// kept is where the reader's word goes (room for one).
+	kept chan verdict
+}
+
+// verdict is the reader's word on an arrival: kept unless err, with
+// leftOut of its spans or log records left out, why.
+type verdict struct {
+	err     error
+	leftOut int
+	why     string
+}
+
+// Kept tells the receiver what became of the request: nil once it is
+// kept (written to the recording, when there is one), or why it was not,
+// which its exporter is answered with (HTTP 503, gRPC UNAVAILABLE, both a
+// retry later). An exporter waits for this word, so a reader says it for
+// every arrival it takes, once.
+func (a Arrival) Kept(err error) { a.tell(verdict{err: err}) }
+
+// KeptLeavingOut tells the receiver the request was kept but n of its
+// spans or log records were left out, why: its exporter is answered with
+// a partial success that rejects them, saying why (and does not send
+// them again).
+func (a Arrival) KeptLeavingOut(n int, why string) { a.tell(verdict{leftOut: n, why: why}) }
+
+func (a Arrival) tell(v verdict) {
+	if a.kept == nil {
+		return
+	}
+	select {
+	case a.kept <- v:
+	default:
+	}
 }
 
 // Receiver is an OTLP receiver: OTLP/HTTP (POST /v1/traces, /v1/logs,
-// /v1/metrics; protobuf or JSON; gzip) and OTLP/gRPC (the Collector's
-// pdata service registrations). It answers as the OTLP specification
-// asks: success (a partial success for metrics, which are not shown),
-// 400 for a payload that does not decode, 401 for a wrong token, 413 for
-// a body over the limit, 415 for a content type or encoding it does not
-// read, 503 when the reader falls behind. Accepted requests come out of
-// Arrivals in the order they were accepted.
+// /v1/metrics; protobuf or JSON; gzip) and OTLP/gRPC (OTLP's three
+// Export services, gzip too). It answers as the OTLP specification asks:
+// success once the reader kept the request (a partial success for
+// metrics, which are not shown, and for what the reader left out), 400
+// for a payload that does not decode, 401 for a wrong token, 413 for a
+// body over the limit, 415 for a content type or encoding it does not
+// read, 503 when the reader falls behind or could not keep it. Accepted
+// requests come out of Arrivals in the order they were accepted.
+//
+// What a stranger can make it hold is bounded: a call without the token
+// is refused before its body is read; at most MaxInFlight requests are
+// read, decoded or wait at once (others, MaxWaiting at most, wait for a
+// place, then are asked to retry: 429); a body is at most MaxBody before and after gzip (413);
+// JSON nests at most agui.MaxDepth levels (400); a request holds at most
+// MaxItems spans or log records and each at most MaxAttributes
+// attributes (413). Counts says how many requests were taken and turned
+// away, and why.
 type Receiver struct {
 	opts     Options
 	arrivals chan Arrival
-	httpLn   net.Listener
-	grpcLn   net.Listener
-	httpSrv  *http.Server
-	grpcSrv  *grpc.Server
-	done     chan struct{}
-	once     sync.Once
-	wg       sync.WaitGroup
+	// slots hold a place for each request in flight.
+	slots   chan struct{}
+	counts  counters
+	taken   *remembered
+	httpLn  net.Listener
+	grpcLn  net.Listener
+	httpSrv *http.Server
+	grpcSrv *grpc.Server
+	done    chan struct{}
+	once    sync.Once
+	wg      sync.WaitGroup
 	// mu guards closed; inflight counts deliveries under way, which
 	// Close waits for before it closes arrivals.
 	mu       sync.Mutex
@@ -85,12 +156,30 @@ func Listen(opts Options) (*Receiver, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.Wait <= 0 {
+		opts.Wait = waitForReader
+	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = DefaultMaxInFlight
+	}
+	if opts.MaxWaiting <= 0 {
+		opts.MaxWaiting = DefaultMaxWaiting
+	}
+	if opts.MaxItems <= 0 {
+		opts.MaxItems = DefaultMaxItems
+	}
+	if opts.MaxAttributes <= 0 {
+		opts.MaxAttributes = DefaultMaxAttributes
+	}
 	for _, a := range []string{opts.HTTP, opts.GRPC} {
 		if a != "" && opts.Token == "" && !Loopback(a) {
 			return nil, fmt.Errorf("listen %s: not a loopback address, so a token is required (--token-file FILE); exporters then send Authorization: Bearer TOKEN", a)
 		}
 	}
-	r := &Receiver{opts: opts, arrivals: make(chan Arrival, 64), done: make(chan struct{})}
+	// No room in arrivals: a request waits in its own handler, holding
+	// its place in flight, until the reader takes it.
+	r := &Receiver{opts: opts, arrivals: make(chan Arrival), done: make(chan struct{}),
+		slots: make(chan struct{}, opts.MaxInFlight), taken: newRemembered()}
 	var err error
 	if opts.HTTP != "" {
 		if r.httpLn, err = net.Listen("tcp", opts.HTTP); err != nil {
@@ -135,14 +224,18 @@ func addrOf(ln net.Listener) string {
 	return ln.Addr().String()
 }
 
-// Arrivals delivers the accepted requests; it closes after Close.
+// Arrivals delivers the accepted requests; it closes after Close. The
+// reader tells each one's fate with Arrival.Kept.
 func (r *Receiver) Arrivals() <-chan Arrival { return r.arrivals }
+
+// Counts says how many requests were taken and turned away, and why.
+func (r *Receiver) Counts() Counts { return r.counts.snapshot() }
 
 // Serve serves until Close.
 func (r *Receiver) Serve() {
 	if r.httpLn != nil {
 		// The server's own error log would write behind the screen.
-		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second,
+		r.httpSrv = &http.Server{Handler: r.httpHandler(), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: maxHeader,
 			ReadTimeout: time.Minute, ErrorLog: log.New(io.Discard, "", 0)}
 		r.wg.Add(1)
 		go func() {
@@ -184,34 +277,6 @@ func (r *Receiver) Close() error {
 		close(r.arrivals)
 	})
 	return nil
-}
-
-// errBusy says the reader did not take a request in time.
-var errBusy = errors.New("agentwatch is behind; retry later")
-
-// deliver hands an accepted request to the reader, waiting a while.
-func (r *Receiver) deliver(ctx context.Context, req Request, via string) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return errBusy
-	}
-	r.inflight.Add(1)
-	r.mu.Unlock()
-	defer r.inflight.Done()
-	a := Arrival{Request: req, At: r.opts.Now(), Via: via}
-	timer := time.NewTimer(waitForReader)
-	defer timer.Stop()
-	select {
-	case r.arrivals <- a:
-		return nil
-	case <-timer.C:
-		return errBusy
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-r.done:
-		return errBusy
-	}
 }
 
 // authorized checks an Authorization header value against the token.

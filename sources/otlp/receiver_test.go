@@ -32,6 +32,7 @@ func start(t *testing.T, opts otlp.Options) (*otlp.Receiver, func() []otlp.Arriv
 		defer close(done)
 		for a := range rcv.Arrivals() {
 			got = append(got, a)
+			a.Kept(nil)
 		}
 	}()
 	t.Cleanup(func() { rcv.Close() })
