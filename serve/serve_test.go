@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -131,7 +132,8 @@ func TestSessionWithoutTerminal(t *testing.T) {
 	}
 }
 
-// A session that asks to run a command is refused, terminal or not.
+// A session that asks to run a command is refused, terminal or not, and
+// told why on its error stream.
 func TestSessionWithCommand(t *testing.T) {
 	ts := startServer(t, nil, ShowOptions{}, Config{})
 	client, err := ts.dial("viewer", gossh.PublicKeys(ts.allowed))
@@ -146,12 +148,16 @@ func TestSessionWithCommand(t *testing.T) {
 	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := sess.CombinedOutput("cat /etc/passwd")
-	if exit, ok := err.(*gossh.ExitError); !ok || exit.ExitStatus() != 1 {
-		t.Errorf("the session ended with %v, want exit status 1", err)
+	stderr, err := sess.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(string(out), "runs no commands") {
-		t.Errorf("the session said %q", out)
+	if err := sess.Start("cat /etc/passwd"); err == nil {
+		t.Fatal("the command was let run")
+	}
+	said, _ := bufio.NewReader(stderr).ReadString('\n')
+	if !strings.Contains(said, "runs no commands") {
+		t.Errorf("the session said %q", said)
 	}
 }
 

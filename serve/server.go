@@ -123,6 +123,11 @@ func newServer(cfg Config) (*Server, error) {
 		wish.WithMiddleware(s.screenMiddleware(), s.admit),
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = handshakeTimeout
+			// Only session channels, and in them only what a screen needs
+			// (requests.go); no port is forwarded either way, since no
+			// direct-tcpip channel or tcpip-forward request has a handler.
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+			srv.RequestHandlers = map[string]ssh.RequestHandler{}
 			// A connection that opens no session is closed after a while
 			// too; sessions close on their own idle timer first.
 			srv.IdleTimeout = cfg.IdleTimeout + time.Minute

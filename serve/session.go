@@ -38,7 +38,8 @@ type viewerKey struct{}
 
 // admit is what every session meets first: it logs the viewer in and
 // out, keeps to the cap on viewers, and refuses a session without a
-// terminal or one that asks to run a command. The screen runs inside it.
+// terminal (a command never gets this far: requests.go refuses it). The
+// screen runs inside it.
 func (s *Server) admit(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		v := &viewer{user: sess.User(), addr: sess.RemoteAddr().String()}
@@ -53,10 +54,6 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			defer func() { <-s.slots }()
 		default:
 			s.refuse(sess, v, fmt.Sprintf("%d viewers are watching, as many as this server takes; try again later", s.cfg.MaxSessions))
-			return
-		}
-		if sess.RawCommand() != "" {
-			s.refuse(sess, v, "agentwatch serve runs no commands: connect with ssh -t and no command")
 			return
 		}
 		if _, _, ok := sess.Pty(); !ok {
