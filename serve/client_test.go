@@ -211,6 +211,7 @@ const (
 	keyDown  = "\x1b[B"
 	keyUp    = "\x1b[A"
 	keyEsc   = "\x1b"
+	keyHome  = "\x1b[H"
 )
 
 // screen is the text on the testViewer's screen now.

@@ -19,8 +19,8 @@ type sizeShow struct{ sizes chan tea.WindowSizeMsg }
 
 func (s sizeShow) Title() string { return "sizes" }
 
-func (s sizeShow) Screen(context.Context) (tea.Model, <-chan string, error) {
-	return sizeScreen(s), nil, nil
+func (s sizeShow) Screen(context.Context) (Screen, error) {
+	return Screen{Model: sizeScreen(s)}, nil
 }
 
 // sizeScreen is a screen that draws one line and reports its sizes.

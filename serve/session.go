@@ -22,9 +22,11 @@ type viewer struct {
 	key, user, addr string
 	// ctx ends with the session; the viewer's feed and timers with it.
 	ctx context.Context
-	// idle is set when the session was closed for want of input; failed
-	// holds why no screen could be made.
+	// idle is set when the session was closed for want of input, behind
+	// when the viewer fell too far behind its sources; failed holds why no
+	// screen could be made.
 	idle   atomic.Bool
+	behind atomic.Bool
 	failed error
 }
 
@@ -68,6 +70,8 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		switch {
 		case v.failed != nil:
 			s.refuse(sess, v, "agentwatch serve: "+v.failed.Error())
+		case v.behind.Load():
+			s.refuse(sess, v, "agentwatch serve: your screen fell too far behind its sources to go on; connect again to take them up where they are now")
 		case v.idle.Load():
 			s.log.printf("%s: closed after %s without input", v, s.cfg.IdleTimeout)
 			fmt.Fprintf(sess.Stderr(), "agentwatch serve: nothing from you for %s, so the session is closed\n", s.cfg.IdleTimeout)
@@ -99,7 +103,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if v == nil {
 		return nil
 	}
-	model, status, err := s.show.Screen(v.ctx)
+	scr, err := s.show.Screen(v.ctx)
 	if err != nil {
 		v.failed = err
 		return nil
@@ -109,7 +113,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if s.output != nil {
 		out = s.output(out)
 	}
-	p := tui.NewProgram(model, in, out, func(c tui.Crash) string {
+	p := tui.NewProgram(scr.Model, in, out, func(c tui.Crash) string {
 		kept := ""
 		if s.cfg.Crashes != nil {
 			kept = s.cfg.Crashes(c)
@@ -118,10 +122,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return kept
 	}, bubbletea.MakeOptions(sess)...)
 	go p.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
-	if status != nil {
+	if scr.Start != nil {
+		go scr.Start(p.Send)
+	}
+	if scr.Status != nil {
 		go func() {
-			for st := range status {
+			for st := range scr.Status {
 				p.Send(tui.SourceStatusMsg(st))
+			}
+		}()
+	}
+	if scr.Behind != nil {
+		go func() {
+			select {
+			case <-scr.Behind:
+				v.behind.Store(true)
+				p.Quit()
+			case <-v.ctx.Done():
 			}
 		}()
 	}
