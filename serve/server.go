@@ -40,6 +40,9 @@ type Config struct {
 	// IdleTimeout closes a viewer's session after this long without a key
 	// or a mouse event from it (0: the default).
 	IdleTimeout time.Duration
+	// StallTimeout drops a viewer whose terminal took nothing of what its
+	// screen sent for this long (0: DefaultStallTimeout).
+	StallTimeout time.Duration
 	// Log is where connections are logged, a line each.
 	Log io.Writer
 	// Crashes keeps a viewer's crash (a bug in its screen, which the
@@ -94,6 +97,9 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.StallTimeout <= 0 {
+		cfg.StallTimeout = DefaultStallTimeout
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard

@@ -27,7 +27,9 @@ type viewer struct {
 	// screen could be made.
 	idle   atomic.Bool
 	behind atomic.Bool
-	failed error
+	// stalled is set when the viewer was dropped for taking nothing.
+	stalled atomic.Bool
+	failed  error
 }
 
 // String names the viewer in the log.
@@ -68,6 +70,8 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		sess.Context().SetValue(viewerKey{}, v)
 		next(sess)
 		switch {
+		case v.stalled.Load():
+			// Its connection is closed: there is no one to tell.
 		case v.failed != nil:
 			s.refuse(sess, v, "agentwatch serve: "+v.failed.Error())
 		case v.behind.Load():
@@ -109,7 +113,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return nil
 	}
 	in := newIdleInput(sess)
-	var out io.Writer = sess
+	var out io.Writer = &stallWriter{w: sess, limit: s.cfg.StallTimeout, stalled: s.dropper(sess, v)}
 	if s.output != nil {
 		out = s.output(out)
 	}
