@@ -106,6 +106,11 @@ func TestViewerThatNeverReadsIsDropped(t *testing.T) {
 	if !strings.Contains(ts.log.String(), "dropped: its terminal took nothing for 300ms") {
 		t.Errorf("the log does not say why the viewer went:\n%s", ts.log)
 	}
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(ts.log.String(), "left after"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the dropped viewer's session never ended; the log says:\n%s", ts.log)
+		}
+	}
 	next := ts.view(t, ts.allowed, 80, 24)
 	next.waitFor("frame ")
 	seen := frameShown(watching)
