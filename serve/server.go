@@ -61,8 +61,12 @@ type Server struct {
 	log      *connLog
 	ssh      *ssh.Server
 	listener net.Listener
-	// slots holds a token per viewer watching, MaxSessions at most.
-	slots chan struct{}
+	// slots holds a token per viewer watching, startups one per
+	// connection logging in, MaxSessions at most each (admission.go);
+	// refused counts the connections closed at once.
+	slots    chan struct{}
+	startups chan struct{}
+	refused  refusals
 	// output, when set, wraps what each session writes (tests count
 	// the bytes of each frame with it).
 	output func(io.Writer) io.Writer
@@ -114,7 +118,7 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, keys: keys, hostKey: signer,
 		log:   &connLog{w: cfg.Log, now: time.Now},
-		slots: make(chan struct{}, cfg.MaxSessions), served: make(chan struct{})}
+		slots: make(chan struct{}, cfg.MaxSessions), startups: make(chan struct{}, cfg.MaxSessions), served: make(chan struct{})}
 	if created {
 		s.log.printf("made a new host key in %s", cfg.HostKey)
 	}
@@ -129,6 +133,7 @@ func newServer(cfg Config) (*Server, error) {
 		wish.WithMiddleware(s.screenMiddleware(), s.admit),
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = handshakeTimeout
+			srv.ConnCallback = s.admitConn
 			// Only session channels, and in them only what a screen needs
 			// (requests.go); no port is forwarded either way, since no
 			// direct-tcpip channel or tcpip-forward request has a handler.
@@ -206,6 +211,8 @@ func (s *Server) allow(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.printf("key %s from %s refused: %s", gossh.FingerprintSHA256(key), ctx.RemoteAddr(), err)
 	case !ok:
 		s.log.printf("key %s from %s refused: not in %s", gossh.FingerprintSHA256(key), ctx.RemoteAddr(), s.keys.Path())
+	default:
+		loggedIn(ctx)
 	}
 	return ok
 }
