@@ -73,12 +73,16 @@ func (c screenOnly) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 				req.Payload = clampWindow(req.Payload)
 			case reqShell:
 			default:
-				refuse(ch.Stderr(), req)
+				tell(ch.Stderr(), req)
 				// ssh sends LANG and LC_* by default: too common to log.
 				if c.refused != nil && req.Type != "env" {
 					c.refused(req)
 				}
-				continue
+				// Answered no by the session, in turn: a client may send
+				// its next request before the answer to the one before
+				// (ssh sends pty-req and exec at once), and takes the
+				// answers in the order it asked.
+				req.Type = refusedRequest
 			}
 			out <- req
 		}
@@ -86,17 +90,20 @@ func (c screenOnly) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 	return ch, out, nil
 }
 
-// refuse answers no to req, telling a client that asked to run something
-// why on its error stream first (ssh prints it before its own "exec
-// request failed").
-func refuse(stderr io.Writer, req *gossh.Request) {
+// refusedRequest is what a refused request is called when it is handed
+// on: a type the session does not know, and answers no to.
+const refusedRequest = "refused@agentwatch"
+
+// tell tells a client that asked to run something why it is refused, on
+// its error stream (ssh prints it before its own "exec request failed",
+// when it reads it before it exits).
+func tell(stderr io.Writer, req *gossh.Request) {
 	switch req.Type {
 	case "exec":
 		fmt.Fprintln(stderr, "agentwatch serve runs no commands: connect with ssh -t and no command")
 	case "subsystem":
 		fmt.Fprintln(stderr, "agentwatch serve has no subsystems (no sftp, no scp): connect with ssh -t")
 	}
-	req.Reply(false, nil)
 }
 
 // clampPty is a pty-req payload (the terminal's name, then its columns,

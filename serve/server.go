@@ -35,7 +35,8 @@ type Config struct {
 	HostKey string
 	// AuthorizedKeys is the allowlist: an OpenSSH authorized_keys file.
 	AuthorizedKeys string
-	// MaxSessions is how many viewers may watch at once (0: the default).
+	// MaxSessions is how many viewers may watch at once, and how many
+	// connections may be logging in at once (0: the default).
 	MaxSessions int
 	// IdleTimeout closes a viewer's session after this long without a key
 	// or a mouse event from it (0: the default).
