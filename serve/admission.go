@@ -14,8 +14,10 @@ import (
 // many connections are logging in already, is closed at once, before the
 // key exchange, so a flood of them costs the server a close each and the
 // viewers watching nothing. A connection stops counting as logging in once
-// its key is let in, or once it closes (the handshake has
-// handshakeTimeout).
+// it opens a session, which it can only do logged in, or once it closes
+// (the handshake has handshakeTimeout). Not once its key is let in: a
+// client may ask whether a key would do without proving it holds the
+// private key, and anyone may know a public key.
 
 // startupKey is where a connection's release of its place among those
 // logging in is kept in its context.
@@ -41,7 +43,7 @@ func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
 }
 
 // loggedIn frees the place among those logging in of the connection of
-// ctx, whose key is let in.
+// ctx, which opened a session.
 func loggedIn(ctx ssh.Context) {
 	if release, ok := ctx.Value(startupKey{}).(func()); ok {
 		release()

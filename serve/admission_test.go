@@ -2,6 +2,7 @@ package serve
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -79,5 +80,36 @@ func TestConnectionsOverTheCapClosedAtOnce(t *testing.T) {
 	}
 	if n := strings.Count(ts.log.String(), "closed at once"); n > 20 {
 		t.Errorf("the log has %d lines of connections closed at once for 200 connections", n)
+	}
+}
+
+// stuckSigner is a key whose signature never comes: a client holding it
+// asks whether the key would do, and then waits.
+type stuckSigner struct {
+	gossh.Signer
+	asked   chan struct{}
+	release chan struct{}
+}
+
+func (s stuckSigner) Sign(rand io.Reader, data []byte) (*gossh.Signature, error) {
+	close(s.asked)
+	<-s.release
+	return nil, errors.New("no signature")
+}
+
+// A client that has only asked whether a listed public key would do (which
+// anyone may, public keys being public) still counts as logging in.
+func TestKeyQueryStillLoggingIn(t *testing.T) {
+	ts := startServer(t, nil, ShowOptions{}, Config{MaxSessions: 1})
+	stuck := stuckSigner{Signer: ts.allowed, asked: make(chan struct{}), release: make(chan struct{})}
+	defer close(stuck.release)
+	go ts.dial("viewer", gossh.PublicKeys(stuck))
+	select {
+	case <-stuck.asked:
+	case <-time.After(waitLimit):
+		t.Fatal("the client never got to sign")
+	}
+	if !closedAtOnce(t, rawConn(t, ts)) {
+		t.Error("a connection was let start while another, which only asked about a key, was logging in")
 	}
 }

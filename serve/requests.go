@@ -42,6 +42,7 @@ type screenOnly struct {
 // sessionChannel is the handler of "session" channels: the library's own,
 // behind the filter of screenOnly.
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx ssh.Context) {
+	loggedIn(ctx)
 	ssh.DefaultSessionHandler(srv, conn, screenOnly{NewChannel: ch, refused: func(req *gossh.Request) {
 		s.log.printf("%s from %s: %s request refused", keyOf(ctx), ctx.RemoteAddr(), req.Type)
 	}}, ctx)

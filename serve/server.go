@@ -212,8 +212,6 @@ func (s *Server) allow(ctx ssh.Context, key ssh.PublicKey) bool {
 		s.log.printf("key %s from %s refused: %s", gossh.FingerprintSHA256(key), ctx.RemoteAddr(), err)
 	case !ok:
 		s.log.printf("key %s from %s refused: not in %s", gossh.FingerprintSHA256(key), ctx.RemoteAddr(), s.keys.Path())
-	default:
-		loggedIn(ctx)
 	}
 	return ok
 }
