@@ -84,6 +84,8 @@ func OpenShow(ctx context.Context, a *app.App, args []string, so ShowOptions) (S
 		}
 		streams = append(streams, st)
 	}
+	// Asked once the sources are open (an OTLP file may name tool kinds):
+	// the hub folds with the options the viewers' screens fold with.
 	fo, err := a.Options.FoldOptions()
 	if err != nil {
 		return nil, app.BadInput(err)
