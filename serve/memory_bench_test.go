@@ -144,3 +144,35 @@ func waitHubSteps(b *testing.B, h *Hub, steps int) {
 		}
 	}
 }
+
+// A viewer who connects as the server starts reading a log of 700,000
+// events (126 MB): how long until the whole log is on its screen. The
+// viewer reads as the hub does and is not left a window behind.
+//
+//	go test ./serve/ -run '^$' -bench ViewerFromTheStart -benchtime 1x
+func BenchmarkViewerFromTheStart(b *testing.B) {
+	log := loggen.Generate(700000, 7)
+	path := filepath.Join(b.TempDir(), "big.jsonl")
+	if err := os.WriteFile(path, log, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	steps := stepsOf(b, log)
+	log = nil
+	for range b.N {
+		ts := startServer(b, []string{path}, ShowOptions{}, Config{})
+		start := time.Now()
+		v := ts.view(b, ts.allowed, 160, 48)
+		for !strings.Contains(v.screen(), stepOf(steps, steps)) {
+			select {
+			case <-v.ended:
+				b.Fatalf("the viewer's session ended: %s", v.stderr.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+			if time.Since(start) > 4*waitLimit {
+				b.Fatalf("the viewer never showed the log's last step; it shows:\n%s", v.screen())
+			}
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s-to-the-end")
+		ts.Close()
+	}
+}
