@@ -51,17 +51,16 @@ func TestConnectionsOverTheCapClosedAtOnce(t *testing.T) {
 	}
 	slow1.Close()
 	// The server frees slow1's place once it sees it closed.
-	for deadline := time.Now().Add(waitLimit); ; time.Sleep(10 * time.Millisecond) {
+	var client *gossh.Client
+	for deadline := time.Now().Add(waitLimit); client == nil; time.Sleep(10 * time.Millisecond) {
 		c, err := ts.dial("viewer", gossh.PublicKeys(ts.allowed))
 		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
+			client = c
+		} else if time.Now().After(deadline) {
 			t.Fatalf("the place slow1 held was never freed: %v", err)
 		}
 	}
-	second := ts.view(t, ts.allowed, 80, 24)
+	second := openView(t, client, "xterm-256color", 80, 24)
 	second.waitFor("frame ")
 
 	// Every seat is taken: a flood is closed at once, and the screens go on.
