@@ -36,7 +36,9 @@ func take(t *testing.T, f *Feed, n int) []model.Batch {
 	return got
 }
 
-// Every viewer reads the whole log in order, however late it joins.
+// Every viewer reads the whole log in order, however late it joins, while
+// the log is shorter than a window (past one, a late viewer takes up a
+// checkpoint: TestHubLateViewerTakesUpACheckpoint).
 func TestHubEveryViewerReadsAll(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -88,7 +90,8 @@ func TestHubStalledViewerStallsNobody(t *testing.T) {
 	if got[n-1].Records[0].Seq != n {
 		t.Fatalf("the reading viewer's last batch is record %d", got[n-1].Records[0].Seq)
 	}
-	// The stalled viewer still gets everything, from where it was.
+	// The stalled viewer, less than a window behind, still gets everything,
+	// from where it was.
 	got = take(t, stalled, n)
 	if got[0].Records[0].Seq != 1 || got[n-1].Records[0].Seq != n {
 		t.Fatalf("the stalled viewer read records %d…%d", got[0].Records[0].Seq, got[n-1].Records[0].Seq)
