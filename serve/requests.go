@@ -75,8 +75,9 @@ func (c screenOnly) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
 			case reqShell:
 			default:
 				tell(ch.Stderr(), req)
-				// ssh sends LANG and LC_* by default: too common to log.
-				if c.refused != nil && req.Type != "env" {
+				// ssh sends LANG and LC_* by default, and says when its
+				// input ends: too common to log.
+				if c.refused != nil && req.Type != "env" && req.Type != "eow@openssh.com" {
 					c.refused(req)
 				}
 				// Answered no by the session, in turn: a client may send
