@@ -33,7 +33,9 @@ follows it), a folder DIR or a quoted glob (every log in it, and new ones),
 - (standard input), a URL (an AG-UI agent, run once when the server starts:
 --message or --input say what it is sent), a messages file or an ACP
 recording (shown for review). Each source is read once, however many
-watch, and every viewer sees every record from the start. With no SOURCE
+watch; the server keeps a window of it, and a viewer who joins late takes
+up where the others are and reads earlier records back from the source's
+file when it scrolls to them. With no SOURCE
 every viewer plays the embedded demo; with --play, the one SOURCE is
 played at its recorded pace, a player for each viewer.
 
@@ -43,9 +45,15 @@ Viewers only watch: there is no prompt line and no permission dialog
 Only public keys are accepted, and only those listed, without options, in
 --authorized-keys (read again at every login); passwords and
 keyboard-interactive logins are refused. The host key is made on first
-start and kept (mode 0600), so viewers' known_hosts stay valid. serve
-listens on loopback (127.0.0.1) unless --listen names another address.
-Logins, refusals and sessions are logged to standard error.`,
+start and kept (mode 0600), so viewers' known_hosts stay valid. As sshd's
+StrictModes, serve refuses an --authorized-keys file others could write
+and a host key others could read (or either in a folder others could
+write). A session gets the screen and nothing else: no command,
+subsystem, port, agent or X11 forwarding. Terminals larger than 480×160
+get a screen of that size. serve listens on loopback (127.0.0.1) unless
+--listen names another address. Past --max-sessions a connection is
+closed at once; a viewer whose terminal takes nothing for a minute is
+dropped. Logins, refusals and sessions are logged to standard error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cfg.HostKey == "" {
 				p, err := serve.DefaultHostKey()
@@ -82,7 +90,7 @@ Logins, refusals and sessions are logged to standard error.`,
 	f.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to listen on (loopback by default; 0.0.0.0:2222 lets in other machines)")
 	f.StringVar(&cfg.HostKey, "host-key", "", "the server's private key, made when missing (default: agentwatch/ssh_host_ed25519_key in the user's config directory)")
 	f.StringVar(&cfg.AuthorizedKeys, "authorized-keys", "", "the viewers' public keys, one per line (default ~/.ssh/authorized_keys)")
-	f.IntVar(&cfg.MaxSessions, "max-sessions", cfg.MaxSessions, "how many viewers may watch at once")
+	f.IntVar(&cfg.MaxSessions, "max-sessions", cfg.MaxSessions, "how many viewers may watch, and connections log in, at once (more are closed at once)")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", cfg.IdleTimeout, "close a session after this long without a key or a click from its viewer")
 	f.BoolVar(&play, "play", false, "play the one SOURCE at its recorded pace, a player for each viewer, instead of following it")
 	f.StringVar(&message, "message", "", "for a URL SOURCE: the user message of the input sent")

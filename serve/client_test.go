@@ -139,6 +139,13 @@ func (ts *testServer) viewWith(t testing.TB, signer gossh.Signer, term string, w
 	if err != nil {
 		t.Fatal(err)
 	}
+	return openView(t, client, term, w, h)
+}
+
+// openView opens a session with a term w×h terminal on a client that
+// logged in, and closes the client when the test ends.
+func openView(t testing.TB, client *gossh.Client, term string, w, h int) *testViewer {
+	t.Helper()
 	t.Cleanup(func() { client.Close() })
 	sess, err := client.NewSession()
 	if err != nil {
@@ -211,6 +218,7 @@ const (
 	keyDown  = "\x1b[B"
 	keyUp    = "\x1b[A"
 	keyEsc   = "\x1b"
+	keyHome  = "\x1b[H"
 )
 
 // screen is the text on the testViewer's screen now.

@@ -26,11 +26,16 @@ func DefaultHostKey() (string, error) {
 
 // HostKey reads the server's private key from path, or makes a new
 // ed25519 key there when there is none (the folder 0700, the file 0600,
-// never replacing a file that appeared meanwhile). created says which.
+// never replacing a file that appeared meanwhile). created says which. A
+// key others could read, or one in a folder others could write, is
+// refused (checkHostKey), as sshd refuses it.
 func HostKey(path string) (signer gossh.Signer, created bool, err error) {
 	b, err := os.ReadFile(path)
 	switch {
 	case err == nil:
+		if err := checkHostKey(path); err != nil {
+			return nil, false, err
+		}
 		s, err := gossh.ParsePrivateKey(b)
 		if err != nil {
 			return nil, false, fmt.Errorf("host key %s: %w", path, err)
@@ -49,6 +54,9 @@ func HostKey(path string) (signer gossh.Signer, created bool, err error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, false, fmt.Errorf("host key: %w", err)
+	}
+	if err := checkFolderOf(filepath.Dir(path), "--host-key", path); err != nil {
+		return nil, false, err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

@@ -6,12 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
+	"github.com/agentwatch/agentwatch/protocol/agui"
 )
 
-// batch is a batch of one record with sequence number seq.
+// batch is a batch of one record with sequence number seq: an event of
+// no thread's, which a fold notes and lets be.
 func batch(source string, seq uint64) model.Batch {
-	return model.Batch{Source: source, Records: []model.Record{{Seq: seq}}}
+	raw := []byte(`{"type":"CUSTOM","name":"probe","value":1}`)
+	return model.Batch{Source: source, Records: []model.Record{{Seq: seq, Raw: raw, Event: agui.Decode(raw)}}}
 }
 
 // take reads n batches from f, failing the test if they do not come.
@@ -32,16 +36,20 @@ func take(t *testing.T, f *Feed, n int) []model.Batch {
 	return got
 }
 
-// Every viewer reads the whole log in order, however late it joins.
+// Every viewer reads the whole log in order, however late it joins, while
+// the log is shorter than a window (past one, a late viewer takes up a
+// checkpoint: TestHubLateViewerTakesUpACheckpoint).
 func TestHubEveryViewerReadsAll(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := NewHub(1)
+	h := NewHub(1, fold.Options{})
 	early := h.Follow(ctx)
+	early.Begin()
 	for i := range 10 {
 		h.Publish(batch("a", uint64(i+1)))
 	}
 	late := h.Follow(ctx)
+	late.Begin()
 	for i := 10; i < 20; i++ {
 		h.Publish(batch("a", uint64(i+1)))
 	}
@@ -64,9 +72,11 @@ func TestHubEveryViewerReadsAll(t *testing.T) {
 func TestHubStalledViewerStallsNobody(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := NewHub(1)
+	h := NewHub(1, fold.Options{})
 	stalled := h.Follow(ctx)
 	reading := h.Follow(ctx)
+	stalled.Begin()
+	reading.Begin()
 	const n = 10 * feedDepth
 	done := make(chan struct{})
 	go func() {
@@ -80,7 +90,8 @@ func TestHubStalledViewerStallsNobody(t *testing.T) {
 	if got[n-1].Records[0].Seq != n {
 		t.Fatalf("the reading viewer's last batch is record %d", got[n-1].Records[0].Seq)
 	}
-	// The stalled viewer still gets everything, from where it was.
+	// The stalled viewer, less than a window behind, still gets everything,
+	// from where it was.
 	got = take(t, stalled, n)
 	if got[0].Records[0].Seq != 1 || got[n-1].Records[0].Seq != n {
 		t.Fatalf("the stalled viewer read records %d…%d", got[0].Records[0].Seq, got[n-1].Records[0].Seq)
@@ -90,8 +101,9 @@ func TestHubStalledViewerStallsNobody(t *testing.T) {
 // A viewer whose session ended stops being fed.
 func TestHubFeedEndsWithItsViewer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	h := NewHub(1)
+	h := NewHub(1, fold.Options{})
 	f := h.Follow(ctx)
+	f.Begin()
 	h.Publish(batch("a", 1))
 	cancel()
 	for range f.Batches {
@@ -105,11 +117,12 @@ func TestHubFeedEndsWithItsViewer(t *testing.T) {
 func TestHubStatus(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := NewHub(2)
+	h := NewHub(2, fold.Options{})
 	h.SetStatus("a", "waiting for data")
 	h.SetStatus("a", "● LIVE")
 	h.SetStatus("b", "● LIVE")
 	f := h.Follow(ctx)
+	f.Begin()
 	if got := <-f.Status; got != "● LIVE" {
 		t.Errorf("status %q, want ● LIVE", got)
 	}
@@ -123,11 +136,12 @@ func TestHubStatus(t *testing.T) {
 func TestHubEndsWithItsLastSource(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	h := NewHub(2)
+	h := NewHub(2, fold.Options{})
 	a, b := make(chan model.Batch), make(chan model.Batch)
 	go h.Run("a", a, nil)
 	go h.Run("b", b, nil)
 	f := h.Follow(ctx)
+	f.Begin()
 	a <- batch("a", 1)
 	close(a)
 	b <- batch("b", 1)

@@ -77,7 +77,8 @@ func (k *Keys) Allows(key gossh.PublicKey) (bool, error) {
 
 // readKeys parses an authorized_keys file. A line that is not a key is
 // an error naming its line number: a file half understood is not
-// guessed at.
+// guessed at; so is a file others could have written (checkAllowlist),
+// at the start and at every login.
 func readKeys(path string) (keyList, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -85,6 +86,9 @@ func readKeys(path string) (keyList, error) {
 			return keyList{}, fmt.Errorf("--authorized-keys %s: no such file; list the viewers' public keys there (one per line, as in ~/.ssh/authorized_keys)", path)
 		}
 		return keyList{}, fmt.Errorf("--authorized-keys: %w", err)
+	}
+	if err := checkAllowlist(path); err != nil {
+		return keyList{}, err
 	}
 	var list keyList
 	sc := bufio.NewScanner(bytes.NewReader(b))

@@ -87,8 +87,8 @@ type panickyShow struct{}
 
 func (panickyShow) Title() string { return "panicky" }
 
-func (panickyShow) Screen(context.Context) (tea.Model, <-chan string, error) {
-	return &panickyScreen{}, nil, nil
+func (panickyShow) Screen(context.Context) (Screen, error) {
+	return Screen{Model: &panickyScreen{}}, nil
 }
 
 type panickyScreen struct{ keys int }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -131,7 +132,8 @@ func TestSessionWithoutTerminal(t *testing.T) {
 	}
 }
 
-// A session that asks to run a command is refused, terminal or not.
+// A session that asks to run a command is refused, terminal or not, and
+// told why on its error stream.
 func TestSessionWithCommand(t *testing.T) {
 	ts := startServer(t, nil, ShowOptions{}, Config{})
 	client, err := ts.dial("viewer", gossh.PublicKeys(ts.allowed))
@@ -146,31 +148,39 @@ func TestSessionWithCommand(t *testing.T) {
 	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	out, err := sess.CombinedOutput("cat /etc/passwd")
-	if exit, ok := err.(*gossh.ExitError); !ok || exit.ExitStatus() != 1 {
-		t.Errorf("the session ended with %v, want exit status 1", err)
+	stderr, err := sess.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(string(out), "runs no commands") {
-		t.Errorf("the session said %q", out)
+	if err := sess.Start("cat /etc/passwd"); err == nil {
+		t.Fatal("the command was let run")
+	}
+	said, _ := bufio.NewReader(stderr).ReadString('\n')
+	if !strings.Contains(said, "runs no commands") {
+		t.Errorf("the session said %q", said)
 	}
 }
 
-// Past --max-sessions a viewer is told the server is full; once a viewer
-// leaves, the next gets in.
+// Past --max-sessions a connection is closed at once, and the log says
+// why; once a viewer leaves, the next gets in.
 func TestMaxSessions(t *testing.T) {
 	ts := startServer(t, nil, ShowOptions{}, Config{MaxSessions: 1})
 	a := ts.view(t, ts.allowed, 80, 24)
 	a.waitFor("space pause")
-	b := ts.view(t, ts.allowed, 80, 24)
-	if code := b.waitEnd(); code != 1 {
-		t.Errorf("the second viewer's session ended with %d, want 1", code)
+	if c, err := ts.dial("viewer", gossh.PublicKeys(ts.allowed)); err == nil {
+		c.Close()
+		t.Fatal("a second viewer got in past --max-sessions 1")
 	}
-	<-b.ended
-	if got := b.stderr.String(); !strings.Contains(got, "1 viewers are watching") {
-		t.Errorf("the second viewer was told %q", got)
+	if log := ts.log.String(); !strings.Contains(log, "closed at once: 1 viewers are watching, as many as --max-sessions") {
+		t.Errorf("the log does not say why the second viewer was closed:\n%s", log)
 	}
 	a.send("q")
 	a.waitEnd()
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(ts.log.String(), "left after"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first viewer never left; the log says:\n%s", ts.log)
+		}
+	}
 	c := ts.view(t, ts.allowed, 80, 24)
 	c.waitFor("space pause")
 }

@@ -35,11 +35,15 @@ type Config struct {
 	HostKey string
 	// AuthorizedKeys is the allowlist: an OpenSSH authorized_keys file.
 	AuthorizedKeys string
-	// MaxSessions is how many viewers may watch at once (0: the default).
+	// MaxSessions is how many viewers may watch at once, and how many
+	// connections may be logging in at once (0: the default).
 	MaxSessions int
 	// IdleTimeout closes a viewer's session after this long without a key
 	// or a mouse event from it (0: the default).
 	IdleTimeout time.Duration
+	// StallTimeout drops a viewer whose terminal took nothing of what its
+	// screen sent for this long (0: DefaultStallTimeout).
+	StallTimeout time.Duration
 	// Log is where connections are logged, a line each.
 	Log io.Writer
 	// Crashes keeps a viewer's crash (a bug in its screen, which the
@@ -58,8 +62,12 @@ type Server struct {
 	log      *connLog
 	ssh      *ssh.Server
 	listener net.Listener
-	// slots holds a token per viewer watching, MaxSessions at most.
-	slots chan struct{}
+	// slots holds a token per viewer watching, startups one per
+	// connection logging in, MaxSessions at most each (admission.go);
+	// refused counts the connections closed at once.
+	slots    chan struct{}
+	startups chan struct{}
+	refused  refusals
 	// output, when set, wraps what each session writes (tests count
 	// the bytes of each frame with it).
 	output func(io.Writer) io.Writer
@@ -95,6 +103,9 @@ func newServer(cfg Config) (*Server, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.StallTimeout <= 0 {
+		cfg.StallTimeout = DefaultStallTimeout
+	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -108,7 +119,7 @@ func newServer(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, keys: keys, hostKey: signer,
 		log:   &connLog{w: cfg.Log, now: time.Now},
-		slots: make(chan struct{}, cfg.MaxSessions), served: make(chan struct{})}
+		slots: make(chan struct{}, cfg.MaxSessions), startups: make(chan struct{}, cfg.MaxSessions), served: make(chan struct{})}
 	if created {
 		s.log.printf("made a new host key in %s", cfg.HostKey)
 	}
@@ -123,6 +134,12 @@ func newServer(cfg Config) (*Server, error) {
 		wish.WithMiddleware(s.screenMiddleware(), s.admit),
 		func(srv *ssh.Server) error {
 			srv.HandshakeTimeout = handshakeTimeout
+			srv.ConnCallback = s.admitConn
+			// Only session channels, and in them only what a screen needs
+			// (requests.go); no port is forwarded either way, since no
+			// direct-tcpip channel or tcpip-forward request has a handler.
+			srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+			srv.RequestHandlers = map[string]ssh.RequestHandler{}
 			// A connection that opens no session is closed after a while
 			// too; sessions close on their own idle timer first.
 			srv.IdleTimeout = cfg.IdleTimeout + time.Minute

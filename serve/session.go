@@ -22,10 +22,14 @@ type viewer struct {
 	key, user, addr string
 	// ctx ends with the session; the viewer's feed and timers with it.
 	ctx context.Context
-	// idle is set when the session was closed for want of input; failed
-	// holds why no screen could be made.
+	// idle is set when the session was closed for want of input, behind
+	// when the viewer fell too far behind its sources; failed holds why no
+	// screen could be made.
 	idle   atomic.Bool
-	failed error
+	behind atomic.Bool
+	// stalled is set when the viewer was dropped for taking nothing.
+	stalled atomic.Bool
+	failed  error
 }
 
 // String names the viewer in the log.
@@ -38,7 +42,8 @@ type viewerKey struct{}
 
 // admit is what every session meets first: it logs the viewer in and
 // out, keeps to the cap on viewers, and refuses a session without a
-// terminal or one that asks to run a command. The screen runs inside it.
+// terminal (a command never gets this far: requests.go refuses it). The
+// screen runs inside it.
 func (s *Server) admit(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		v := &viewer{user: sess.User(), addr: sess.RemoteAddr().String()}
@@ -55,10 +60,6 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 			s.refuse(sess, v, fmt.Sprintf("%d viewers are watching, as many as this server takes; try again later", s.cfg.MaxSessions))
 			return
 		}
-		if sess.RawCommand() != "" {
-			s.refuse(sess, v, "agentwatch serve runs no commands: connect with ssh -t and no command")
-			return
-		}
 		if _, _, ok := sess.Pty(); !ok {
 			s.refuse(sess, v, "agentwatch serve shows a screen and needs a terminal: connect with ssh -t")
 			return
@@ -69,8 +70,12 @@ func (s *Server) admit(next ssh.Handler) ssh.Handler {
 		sess.Context().SetValue(viewerKey{}, v)
 		next(sess)
 		switch {
+		case v.stalled.Load():
+			// Its connection is closed: there is no one to tell.
 		case v.failed != nil:
 			s.refuse(sess, v, "agentwatch serve: "+v.failed.Error())
+		case v.behind.Load():
+			s.refuse(sess, v, "agentwatch serve: your screen fell too far behind its sources to go on; connect again to take them up where they are now")
 		case v.idle.Load():
 			s.log.printf("%s: closed after %s without input", v, s.cfg.IdleTimeout)
 			fmt.Fprintf(sess.Stderr(), "agentwatch serve: nothing from you for %s, so the session is closed\n", s.cfg.IdleTimeout)
@@ -102,17 +107,17 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	if v == nil {
 		return nil
 	}
-	model, status, err := s.show.Screen(v.ctx)
+	scr, err := s.show.Screen(v.ctx)
 	if err != nil {
 		v.failed = err
 		return nil
 	}
 	in := newIdleInput(sess)
-	var out io.Writer = sess
+	var out io.Writer = &stallWriter{w: sess, limit: s.cfg.StallTimeout, stalled: s.dropper(sess, v)}
 	if s.output != nil {
 		out = s.output(out)
 	}
-	p := tui.NewProgram(model, in, out, func(c tui.Crash) string {
+	p := tui.NewProgram(scr.Model, in, out, func(c tui.Crash) string {
 		kept := ""
 		if s.cfg.Crashes != nil {
 			kept = s.cfg.Crashes(c)
@@ -121,10 +126,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		return kept
 	}, bubbletea.MakeOptions(sess)...)
 	go p.Send(tea.RequestBackgroundColor()) // light or dark markdown theme
-	if status != nil {
+	if scr.Start != nil {
+		go scr.Start(p.Send)
+	}
+	if scr.Status != nil {
 		go func() {
-			for st := range status {
+			for st := range scr.Status {
 				p.Send(tui.SourceStatusMsg(st))
+			}
+		}()
+	}
+	if scr.Behind != nil {
+		go func() {
+			select {
+			case <-scr.Behind:
+				v.behind.Store(true)
+				p.Quit()
+			case <-v.ctx.Done():
 			}
 		}()
 	}

@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/agentwatch/agentwatch/app"
+	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/sources"
+	"github.com/agentwatch/agentwatch/tui"
 )
 
 // Show is what a server shows: every viewer gets a screen of its own onto it.
@@ -15,9 +17,23 @@ type Show interface {
 	// Title names what is shown, for the log.
 	Title() string
 	// Screen is a new viewer's screen, which may hold on to what it reads
-	// until ctx ends, and the words for its title bar as the sources
-	// change them (nil when they never do).
-	Screen(ctx context.Context) (tea.Model, <-chan string, error)
+	// until ctx ends.
+	Screen(ctx context.Context) (Screen, error)
+}
+
+// Screen is one viewer's screen onto a show.
+type Screen struct {
+	// Model is the screen.
+	Model tea.Model
+	// Status carries the words for its title bar as the sources change
+	// them (nil when they never do).
+	Status <-chan string
+	// Start, when set, is called once the screen's program exists, with
+	// the program's Send: what the screen is to take before its input.
+	Start func(send func(tea.Msg))
+	// Behind, when set, is closed when the viewer fell too far behind its
+	// sources to go on: its session ends, and it may connect again.
+	Behind <-chan struct{}
 }
 
 // ShowOptions say how the sources of a Show are opened.
@@ -68,7 +84,13 @@ func OpenShow(ctx context.Context, a *app.App, args []string, so ShowOptions) (S
 		}
 		streams = append(streams, st)
 	}
-	hub := NewHub(len(streams))
+	// Asked once the sources are open (an OTLP file may name tool kinds):
+	// the hub folds with the options the viewers' screens fold with.
+	fo, err := a.Options.FoldOptions()
+	if err != nil {
+		return nil, app.BadInput(err)
+	}
+	hub := NewHub(len(streams), fo)
 	for _, st := range streams {
 		go hub.Run(st.Name, st.Batches, st.Status)
 	}
@@ -76,7 +98,7 @@ func OpenShow(ctx context.Context, a *app.App, args []string, so ShowOptions) (S
 	if len(streams) > 1 {
 		title = fmt.Sprintf("%d sources", len(streams))
 	}
-	return &liveShow{hub: hub, a: a, title: title}, nil
+	return &liveShow{hub: hub, a: a, fo: fo, title: title}, nil
 }
 
 // firstArg is args' only element, or "" (the demo).
@@ -87,23 +109,31 @@ func firstArg(args []string) string {
 	return args[0]
 }
 
-// liveShow is live sources read once into a hub: each viewer folds the
-// hub's log into threads of its own.
+// liveShow is live sources read once into a hub: each viewer takes up
+// the hub's latest checkpoint and folds the hub's log on from there into
+// threads of its own.
 type liveShow struct {
 	hub   *Hub
 	a     *app.App
+	fo    fold.Options
 	title string
 }
 
 func (l *liveShow) Title() string { return l.title }
 
-func (l *liveShow) Screen(ctx context.Context) (tea.Model, <-chan string, error) {
+func (l *liveShow) Screen(ctx context.Context) (Screen, error) {
 	feed := l.hub.Follow(ctx)
 	m, err := l.a.LiveScreen(l.title, feed.Batches)
 	if err != nil {
-		return nil, nil, err
+		return Screen{}, err
 	}
-	return m, feed.Status, nil
+	start := func(send func(tea.Msg)) {
+		if feed.Start != nil {
+			send(tui.TakenUpMsg{Threads: fold.ThreadsFromCheckpoint(feed.Start, l.fo)})
+		}
+		feed.Begin()
+	}
+	return Screen{Model: m, Status: feed.Status, Start: start, Behind: feed.Behind}, nil
 }
 
 // recordingShow is a recording every viewer plays on its own.
@@ -113,10 +143,10 @@ type recordingShow struct {
 
 func (r *recordingShow) Title() string { return r.rec.Title() }
 
-func (r *recordingShow) Screen(context.Context) (tea.Model, <-chan string, error) {
+func (r *recordingShow) Screen(context.Context) (Screen, error) {
 	m, err := r.rec.Screen()
 	if err != nil {
-		return nil, nil, err
+		return Screen{}, err
 	}
-	return m, nil, nil
+	return Screen{Model: m}, nil
 }
