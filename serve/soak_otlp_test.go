@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
@@ -158,7 +157,7 @@ func (o *soakOTLP) exporter(t *testing.T, e int) *otlptest.Client {
 	t.Helper()
 	ctx := context.Background()
 	var (
-		exp *otlptrace.Exporter
+		exp sdktrace.SpanExporter
 		err error
 	)
 	if e%2 == 0 {
