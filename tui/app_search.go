@@ -15,8 +15,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/styles"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // inputKind is what the input line asks for.
@@ -53,9 +55,9 @@ type searchState struct {
 	cur   int
 	found time.Time
 	stale bool
-	// origin is the item the search started from: the first match is
-	// the first at or after it.
-	origin int
+	// origin is the Seq of the item the search started from: the first
+	// match is the first at or after it.
+	origin uint64
 	// gen tells the pause after the latest keystroke from older ones.
 	gen int
 	// err is why the filter typed is not one.
@@ -83,7 +85,7 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 		s.input.SetValue(s.m.Query())
 		s.origin = 0
 		if seq, ok := a.transcript.CursorItem(); ok {
-			s.origin = max(0, a.itemIndex(seq))
+			s.origin = seq
 		}
 	case inputFilter:
 		s.input.Prompt = "filter: "
@@ -185,7 +187,7 @@ func (a *App) runSearch(query string) {
 	}
 	s.cur = -1
 	for i, h := range s.hits {
-		if h.Item >= s.origin {
+		if h.Seq >= s.origin {
 			a.goToHit(i)
 			return
 		}
@@ -211,7 +213,8 @@ func (a *App) narrowHits(hits []search.Hit) []search.Hit {
 	items, steps := a.fold.Items(), a.allSteps()
 	out := hits[:0]
 	for _, h := range hits {
-		if h.Item >= len(items) {
+		it := window.FindItem(items, h.Seq)
+		if it == nil {
 			continue
 		}
 		if h.Step >= 0 {
@@ -220,7 +223,7 @@ func (a *App) narrowHits(hits []search.Hit) []search.Hit {
 			}
 			continue
 		}
-		if len(search.Find(items[h.Item:h.Item+1], steps, a.search.m, nil)) > 0 {
+		if len(search.Find([]*model.Item{it}, steps, a.search.m, nil)) > 0 {
 			out = append(out, h)
 		}
 	}
@@ -288,10 +291,8 @@ func (a *App) goToHit(i int) tea.Cmd {
 		s.toPanel = true
 		return a.goToStep(h.Step)
 	}
-	if items := a.fold.Items(); h.Item < len(items) {
-		a.following = false
-		a.transcript.ShowItem(items[h.Item].Seq)
-	}
+	a.following = false
+	a.transcript.ShowItem(h.Seq)
 	return nil
 }
 
@@ -338,15 +339,4 @@ func (a *App) inputView() string {
 	room := a.width - ansi.StringWidth(in.Prompt) - 24
 	in.SetWidth(max(1, min(want, room)))
 	return in.View()
-}
-
-// itemIndex is the index of item seq in the fold's items, or -1.
-func (a *App) itemIndex(seq uint64) int {
-	items := a.fold.Items()
-	for i := range items {
-		if items[i].Seq == seq {
-			return i
-		}
-	}
-	return -1
 }
