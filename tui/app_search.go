@@ -65,6 +65,8 @@ type searchState struct {
 	// toPanel asks the panel to scroll to the first match in the step's
 	// view once it is drawn.
 	toPanel bool
+	// shed is the search of what the window let go (app_search_shed.go).
+	shed shedSearch
 }
 
 // searchTickMsg says typing paused: search for what was typed.
@@ -144,7 +146,9 @@ func (a *App) typeInput(k tea.KeyPressMsg) tea.Cmd {
 	if s.asking != inputSearch {
 		return cmd
 	}
-	if len(a.allSteps()) <= searchAtOnce {
+	if len(a.fold.Items()) <= searchAtOnce {
+		// What is searched at once is what the view keeps; the archive of
+		// what it let go is searched off the screen's goroutine.
 		a.runSearch(s.input.Value())
 		return cmd
 	}
@@ -170,17 +174,25 @@ func (a *App) closeInput() {
 
 // runSearch finds query and goes to the first match at or after where the
 // search started. A query that extends the one before looks only at its
-// matches: a longer query matches a subset.
+// matches: a longer query matches a subset. What the window let go is
+// searched off the screen's goroutine (scanArchive).
 func (a *App) runSearch(query string) {
 	s := &a.search
 	prev := s.m
 	s.m = search.NewMatcher(query)
 	a.transcript.SetHighlight(s.m)
+	s.shed.showing = 0
 	if s.m.Empty() {
 		s.hits, s.cur = nil, -1
+		a.stopScan()
 		return
 	}
-	if !prev.Empty() && !s.stale && strings.HasPrefix(query, prev.Query()) {
+	if !a.archive().Empty() {
+		a.scanArchive(true)
+		return
+	}
+	a.stopScan()
+	if !s.stale && s.m.Narrows(prev) {
 		s.hits = a.narrowHits(s.hits)
 	} else {
 		a.findHits()
@@ -238,8 +250,22 @@ func (a *App) searchStale() {
 	if s.m.Empty() {
 		return
 	}
+	if s.shed.scan != nil {
+		if s.shed.seen == a.scannedNow() {
+			return // the thread and what the archive holds did not change
+		}
+		s.stale = true
+		if a.now().Sub(s.found) >= searchEvery {
+			a.scanArchive(false)
+		}
+		return
+	}
 	s.stale = true
 	if len(a.allSteps()) <= searchAtOnce || a.now().Sub(s.found) >= searchEvery {
+		if !a.archive().Empty() {
+			a.scanArchive(false) // the thread on screen began to let go
+			return
+		}
 		a.findHits()
 		s.cur = min(s.cur, len(s.hits)-1)
 	}
@@ -249,6 +275,8 @@ func (a *App) searchStale() {
 func (a *App) clearSearch() {
 	s := &a.search
 	s.m, s.hits, s.cur, s.stale = search.Matcher{}, nil, -1, false
+	s.shed.showing = 0
+	a.stopScan()
 	a.transcript.SetHighlight(s.m)
 }
 
@@ -259,10 +287,16 @@ func (a *App) searching() bool { return !a.search.m.Empty() }
 // one gone to last, wrapping around the thread.
 func (a *App) nextHit(dir int) tea.Cmd {
 	s := &a.search
-	if s.stale {
+	if s.stale && s.shed.scan != nil {
+		a.scanArchive(false) // n goes on among the matches found meanwhile
+	} else if s.stale {
 		a.findHits()
 	}
 	n := len(s.hits)
+	if n == 0 && (s.shed.finding || s.shed.counting) {
+		a.note = "still searching for " + strconv.Quote(s.m.Query())
+		return nil
+	}
 	if n == 0 {
 		a.note = "no match for " + strconv.Quote(s.m.Query())
 		return nil
@@ -292,7 +326,10 @@ func (a *App) goToHit(i int) tea.Cmd {
 		return a.goToStep(h.Step)
 	}
 	a.following = false
-	a.transcript.ShowItem(h.Seq)
+	s.shed.showing = 0
+	if !a.transcript.ShowItem(h.Seq) && s.shed.scan != nil {
+		s.shed.showing = h.Seq // a shed message: read back, then shown (searchCmd)
+	}
 	return nil
 }
 
@@ -310,13 +347,19 @@ func (a *App) searchLine() string {
 		parts = append(parts, "/"+Plain(s.m.Query()))
 	}
 	if a.searching() {
+		more := "" // the archive's count is under way
+		if s.shed.counting {
+			more = "…"
+		}
 		switch {
+		case len(s.hits) == 0 && (s.shed.finding || s.shed.counting):
+			parts = append(parts, "searching…")
 		case len(s.hits) == 0:
 			parts = append(parts, "no match")
 		case s.cur >= 0:
-			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits)))
+			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits))+more)
 		default:
-			parts = append(parts, count(len(s.hits), "match", "matches"))
+			parts = append(parts, count(len(s.hits), "match", "matches")+more)
 		}
 	}
 	if s.err != "" && s.asking == inputFilter {

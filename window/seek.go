@@ -18,19 +18,14 @@ func (w *Window) WantItemsAround(at At, seq uint64) func() ItemsReadMsg {
 	if v == nil || v.reading {
 		return nil
 	}
-	var gap uint64
-	var g *gapRow
-	for start, row := range v.gaps {
-		if start <= seq && start > gap {
-			gap, g = start, row
-		}
-	}
-	end := at.Fold.ItemsMade() + 1
-	if g != nil && g.after != nil {
-		end = g.after.Seq
-	}
-	if g == nil || seq >= end {
+	gap, ok := w.GapOf(at, seq)
+	if !ok {
 		return nil // not in a gap: kept or read back already
+	}
+	g := v.gaps[gap]
+	end := at.Fold.ItemsMade() + 1
+	if g.after != nil {
+		end = g.after.Seq
 	}
 	n := uint64(w.readWindow())
 	want := ItemsWanted{Source: at.Thread.Source, Thread: at.Thread.ID, Step: -1, Max: int(n)}
@@ -48,4 +43,25 @@ func (w *Window) WantItemsAround(at At, seq uint64) func() ItemsReadMsg {
 		got, err := read.Items(want)
 		return ItemsReadMsg{th: th, key: key, gen: gen, want: want, read: got, err: err}
 	}
+}
+
+// GapOf is the Seq of the gap row of the thread at at whose items include
+// seq, and whether there is one: where a shed item is, when it cannot be
+// read back.
+func (w *Window) GapOf(at At, seq uint64) (uint64, bool) {
+	v := w.viewOf(at, false)
+	if v == nil {
+		return 0, false
+	}
+	var gap uint64
+	var g *gapRow
+	for start, row := range v.gaps {
+		if start <= seq && start > gap {
+			gap, g = start, row
+		}
+	}
+	if g == nil || g.after != nil && seq >= g.after.Seq || g.after == nil && seq > at.Fold.ItemsMade() {
+		return 0, false
+	}
+	return gap, true
 }
