@@ -361,6 +361,9 @@ func (a *App) searchLine() string {
 		default:
 			parts = append(parts, count(len(s.hits), "match", "matches")+more)
 		}
+		if n := a.archive().Dropped(); n > 0 {
+			parts = append(parts, "the oldest "+count(n, "item", "items")+" not searched")
+		}
 	}
 	if s.err != "" && s.asking == inputFilter {
 		parts = append(parts, Plain(s.err))

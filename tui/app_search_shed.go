@@ -21,6 +21,13 @@ import (
 	"github.com/agentwatch/agentwatch/tui/search"
 )
 
+// archiveBudget is what a screen's archives keep at most: past it, the
+// biggest lets go of its oldest blocks, and the search line says how many
+// items a search no longer finds. The 126 MB, 700,000-event log keeps
+// 17 MiB (its 33 MB of text compressed, with each block's trigrams), so
+// this is the text of a log of some 500 MB.
+var archiveBudget = 64 << 20
+
 // searchChunk is about how much archived text one command of a count reads
 // (some 10–30 ms on a loaded machine), so that a newer query's commands
 // wait little for an older one's.
@@ -28,8 +35,10 @@ const searchChunk = 4 << 20
 
 // shedSearch is the search of the archive of the thread on screen.
 type shedSearch struct {
-	// archives hold the text of what the window let go, by fold.
+	// archives hold the text of what the window let go, by fold, and
+	// kept is what they cost in all.
 	archives map[*fold.Fold]*search.Archive
+	kept     int
 	// scan is the query's search of the archive (nil when it has none);
 	// gen tells its messages from an older scan's. finding is set until
 	// its first match came back, counting until every block was read,
@@ -88,13 +97,33 @@ func (a *App) archiveBeforeTrim(f *fold.Fold, looking bool) {
 		}
 		s.archives[f] = ar
 	}
+	_, before := ar.Cost()
 	ar.Take(f.Items(), f.Steps(), f.StepBase())
+	_, after := ar.Cost()
+	s.kept += after - before
+	for s.kept > archiveBudget {
+		var big *search.Archive
+		most := 0
+		for _, x := range s.archives {
+			if _, k := x.Cost(); k > most {
+				big, most = x, k
+			}
+		}
+		if !big.DropOldest() {
+			return
+		}
+		_, k := big.Cost()
+		s.kept -= most - k
+	}
 }
 
 // forgetArchives lets go of the archives of threads that are gone.
 func (a *App) forgetArchives(gone []*fold.Thread) {
+	s := &a.search.shed
 	for _, th := range gone {
-		delete(a.search.shed.archives, th.Fold)
+		_, k := s.archives[th.Fold].Cost()
+		s.kept -= k
+		delete(s.archives, th.Fold)
 	}
 }
 

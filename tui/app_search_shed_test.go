@@ -180,3 +180,27 @@ func (d *threadsApp) searchLineText() string {
 	lines := strings.Split(d.plain(), "\n")
 	return lines[len(lines)-2]
 }
+
+// What the archives keep is bounded: past the budget the oldest blocks go,
+// a search no longer finds what they held, and the search line says how
+// many items it does not search.
+func TestSearchArchiveBudget(t *testing.T) {
+	defer func(b int) { archiveBudget = b }(archiveBudget)
+	archiveBudget = 1 // one block stays
+	const n = 3000
+	d, whole := shedSearchApp(t, n)
+	if _, kept := d.archive().Cost(); kept > 200<<10 {
+		t.Errorf("the archive keeps %d bytes over its budget", kept)
+	}
+	d.typeSearch("kiwi0007")
+	if len(d.search.hits) != 0 || !strings.Contains(d.searchLineText(), "no match") ||
+		!strings.Contains(d.searchLineText(), "items not searched") {
+		t.Errorf("a word of a block let go: hits %v, line %q", d.search.hits, d.searchLineText())
+	}
+	d.press("esc")
+	d.typeSearch(fmt.Sprintf("kiwi%04d", n-200))
+	want := search.Find(whole.Items(), whole.Steps(), search.NewMatcher(fmt.Sprintf("kiwi%04d", n-200)), nil)
+	if len(want) != 1 || len(d.search.hits) != 1 || d.search.hits[0] != want[0] {
+		t.Errorf("a word of the newest block: hits %v, want %v", d.search.hits, want)
+	}
+}

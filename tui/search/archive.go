@@ -38,6 +38,8 @@ type Archive struct {
 	// raw and packed count the text taken and what it costs compressed,
 	// count the items taken with text.
 	raw, packed, count int
+	// dropped counts the items let go by DropOldest.
+	dropped int
 }
 
 // entry is an item's text in a block: its Seq, its step (-1 for none),
@@ -156,6 +158,28 @@ func (a *Archive) Cost() (text, kept int) {
 		kept += len(b.entries)*16 + len(grams{})*8
 	}
 	return a.raw, kept + len(a.entries)*16
+}
+
+// DropOldest lets go of the oldest block (never the only one) and reports
+// whether there was one to let go: a view bounds what its archives keep.
+func (a *Archive) DropOldest() bool {
+	if a == nil || len(a.blocks) < 2 {
+		return false
+	}
+	b := a.blocks[0]
+	a.blocks = a.blocks[1:]
+	a.packed -= len(b.packed)
+	a.dropped += len(b.entries)
+	return true
+}
+
+// Dropped is how many items DropOldest let go of: a search no longer
+// finds them.
+func (a *Archive) Dropped() int {
+	if a == nil {
+		return 0
+	}
+	return a.dropped
 }
 
 // Shelf is what an archive held when it was asked: safe to search on any
