@@ -227,7 +227,8 @@ func (a *App) searchCmd() tea.Cmd {
 		gap, shed := a.win.GapOf(at, sh.showing)
 		switch job := a.win.WantItemsAround(at, sh.showing); {
 		case job != nil:
-			a.refresh() // the gap row says it is reading
+			a.refresh()
+			a.transcript.ShowItem(gap) // whose row says it is reading
 			cmds = append(cmds, func() tea.Msg { return job() })
 		case !shed:
 			sh.showing = 0 // shown meanwhile, or gone with its thread

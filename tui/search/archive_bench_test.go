@@ -22,6 +22,9 @@ type screenThread struct {
 	fold    *fold.Fold
 	steps   []*model.Step
 	archive *search.Archive
+	// taking is the time the archive took to take its text, folding the
+	// time the fold took to fold the records.
+	taking, folding time.Duration
 }
 
 var (
@@ -48,14 +51,20 @@ func foldAsScreen(tb testing.TB, log []byte, keep fold.Keep, batch int) screenTh
 	f := fold.New(fold.Options{})
 	w := window.New(window.Options{Keep: keep})
 	a := &search.Archive{}
+	th := screenThread{fold: f, archive: a}
 	for i := 0; i < len(recs); i += batch {
+		start := time.Now()
 		f.Apply(recs[i:min(i+batch, len(recs))]...)
+		th.folding += time.Since(start)
 		if len(f.Items()) >= 2*keep.Items {
+			start = time.Now()
 			a.Take(f.Items(), f.Steps(), f.StepBase())
+			th.taking += time.Since(start)
 			f.Trim(keep)
 		}
 	}
-	return screenThread{fold: f, steps: w.Steps(f), archive: a}
+	th.steps = w.Steps(f)
+	return th
 }
 
 // BenchmarkSearch700k types a word letter by letter into / on the 700,000-
@@ -64,14 +73,15 @@ func foldAsScreen(tb testing.TB, log []byte, keep fold.Keep, batch int) screenTh
 // its first match found (the kept items searched on the screen's
 // goroutine, then the archive from the first item on, as the search
 // wraps from a cursor at the newest item), and count-ms, to every match
-// counted. Each word is one sub-benchmark: common (a word of most
+// counted. It logs what the archive keeps and the time it took to take
+// the text against the fold's. Each word is one sub-benchmark: common (a word of most
 // messages), rare (in a few items) and absent.
 //
 //	go test ./tui/search/ -run '^$' -bench Search700k -benchtime 3x
 func BenchmarkSearch700k(b *testing.B) {
 	th := thread700k(b)
 	text, kept := th.archive.Cost()
-	b.Logf("archive: %d MB of text kept in %.1f MB", text>>20, float64(kept)/(1<<20))
+	b.Logf("archive: %.1f MiB of text kept in %.1f MiB; taking it took %v, folding %v", float64(text)/(1<<20), float64(kept)/(1<<20), th.taking, th.folding)
 	for _, word := range []struct{ name, word string }{
 		{"common", "goroutine"}, {"rare", "naïve"}, {"absent", "zebra"},
 	} {
