@@ -40,6 +40,8 @@ type Archive struct {
 	raw, packed, count int
 	// dropped counts the items let go by DropOldest.
 	dropped int
+	// pack is where a block is compressed before it is copied.
+	pack []byte
 }
 
 // entry is an item's text in a block: its Seq, its step (-1 for none),
@@ -125,7 +127,10 @@ func (a *Archive) seal() {
 	if len(a.entries) == 0 {
 		return
 	}
-	b := &block{packed: s2.Encode(nil, a.open), entries: slices.Clip(a.entries), grams: gramsOf(a.open)}
+	// Encode writes into room for the worst case, three times what the
+	// text compresses to here: the block keeps a copy of what it wrote.
+	a.pack = s2.Encode(a.pack[:cap(a.pack)], a.open)
+	b := &block{packed: slices.Clone(a.pack), entries: slices.Clip(a.entries), grams: gramsOf(a.open)}
 	b.minSeq, b.maxSeq = seqBounds(b.entries)
 	a.blocks = append(a.blocks, b)
 	a.packed += len(b.packed)
@@ -153,7 +158,7 @@ func (a *Archive) Cost() (text, kept int) {
 	if a == nil {
 		return 0, 0
 	}
-	kept = a.packed + cap(a.open) + len(a.taken.words)*8
+	kept = a.packed + cap(a.open) + cap(a.pack) + len(a.taken.words)*8
 	for _, b := range a.blocks {
 		kept += len(b.entries)*16 + len(grams{})*8
 	}
