@@ -123,3 +123,41 @@ func TestNarrows(t *testing.T) {
 		}
 	}
 }
+
+// A shelf is searched on another goroutine while the archive takes more
+// text, and a scan's First runs beside its count (go test -race holds
+// this).
+func TestArchiveSearchedWhileItTakes(t *testing.T) {
+	log := loggen.Generate(6_000, 6)
+	recs, err := sources.ReadAll(bytes.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := fold.New(fold.Options{})
+	a := &search.Archive{}
+	m := search.NewMatcher("goroutine")
+	done := make(chan int)
+	for i := 0; i < len(recs); i += 300 {
+		f.Apply(recs[i:min(i+300, len(recs))]...)
+		scan := a.Scan(m, nil, nil)
+		go func() {
+			first := make(chan bool)
+			go func() { _, ok := scan.First(0, ^uint64(0)); first <- ok }()
+			n := 0
+			for !scan.Done() {
+				n += len(scan.Next(1 << 10))
+			}
+			if ok := <-first; ok != (n > 0) {
+				n = -1
+			}
+			done <- n
+		}()
+		a.Take(f.Items(), f.Steps(), f.StepBase())
+		if len(f.Items()) >= 2*smallKeep.Items {
+			f.Trim(smallKeep)
+		}
+		if n := <-done; n < 0 {
+			t.Fatal("First and the count disagree on whether there is a match")
+		}
+	}
+}
