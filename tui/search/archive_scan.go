@@ -77,9 +77,6 @@ func (s *Scan) Done() bool {
 	return s.next >= len(s.shelf.blocks)
 }
 
-// Query is the matcher the scan searches for.
-func (s *Scan) Query() Matcher { return s.m }
-
 // First is the match of least Seq with lo ≤ Seq < hi, and whether there
 // is one. Blocks whose items all lie outside the range, or after a match
 // already found, are not read.
@@ -124,9 +121,6 @@ func (s *Scan) Next(budget int) []Hit {
 	}
 	return hits
 }
-
-// Found is how many matches the scan found so far.
-func (s *Scan) Found() int { return len(s.found) }
 
 // eachMatch calls yield with each entry of block bi that matches (of
 // within, when narrowing) and is not live, in order, until yield returns
