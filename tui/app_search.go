@@ -292,6 +292,7 @@ func (a *App) nextHit(dir int) tea.Cmd {
 	} else if s.stale {
 		a.findHits()
 	}
+	a.fillUncounted(dir)
 	n := len(s.hits)
 	if n == 0 && (s.shed.finding || s.shed.counting) {
 		a.note = "still searching for " + strconv.Quote(s.m.Query())

@@ -289,6 +289,43 @@ func (a *App) onSearchCount(m searchCountMsg) {
 	sh.ask.count = true
 }
 
+// fillUncounted, while the archive's count runs, finds the match n (dir
+// 1) or N (-1) goes to among every match, not only those counted yet: the
+// archive between the match gone to and the next one known (wrapping,
+// before the first or after the last) is searched at once. That is a few
+// blocks read back, or none: blocks whose trigrams cannot hold the query
+// are skipped.
+func (a *App) fillUncounted(dir int) {
+	s, sh := &a.search, &a.search.shed
+	if !sh.counting || sh.scan == nil || s.cur < 0 || s.cur >= len(s.hits) {
+		return
+	}
+	cur, n := s.hits[s.cur], len(s.hits)
+	var h search.Hit
+	var ok bool
+	if dir > 0 {
+		hi := ^uint64(0)
+		if s.cur+1 < n {
+			hi = s.hits[s.cur+1].Seq
+		}
+		if h, ok = sh.scan.First(cur.Seq+1, hi); !ok && s.cur == n-1 {
+			h, ok = sh.scan.First(0, s.hits[0].Seq)
+		}
+	} else {
+		lo := uint64(0)
+		if s.cur > 0 {
+			lo = s.hits[s.cur-1].Seq + 1
+		}
+		if h, ok = sh.scan.Last(lo, cur.Seq); !ok && s.cur == 0 {
+			h, ok = sh.scan.Last(s.hits[n-1].Seq+1, ^uint64(0))
+		}
+	}
+	if ok {
+		s.hits = mergeHits(s.hits, []search.Hit{h})
+		s.cur = s.indexOf(cur)
+	}
+}
+
 // searchTookItems shows the shed message gone to, now that items were
 // read back (once: a read that did not bring it leaves the gap row, which
 // says why).

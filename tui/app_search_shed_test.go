@@ -204,3 +204,47 @@ func TestSearchArchiveBudget(t *testing.T) {
 		t.Errorf("a word of the newest block: hits %v, want %v", d.search.hits, want)
 	}
 }
+
+// n and N go through every match in order while the count still runs,
+// not only through the matches counted yet.
+func TestSearchNextWhileCounting(t *testing.T) {
+	d, whole := shedSearchApp(t, 400)
+	want := search.Find(whole.Items(), whole.Steps(), search.NewMatcher("kiwi00"), nil)
+	d.openSearch()
+	d.press(strings.Split("kiwi0", "")...)
+	_, cmd := d.Update(keyPress("0"))
+	settleFirstOnly(d.App, cmd)
+	d.press("enter")
+	if !d.search.shed.counting || d.search.curHit() != want[0] {
+		t.Fatalf("counting %v, at %v, want the count under way and %v", d.search.shed.counting, d.search.curHit(), want[0])
+	}
+	for i := 1; i <= len(want); i++ {
+		d.press("n")
+		if got := d.search.curHit(); got != want[i%len(want)] {
+			t.Fatalf("n %d times went to %v, want %v", i, got, want[i%len(want)])
+		}
+	}
+	for i := len(want) - 1; i >= 0; i-- {
+		d.press("N")
+		if got := d.search.curHit(); got != want[i] {
+			t.Fatalf("N back to match %d went to %v, want %v", i+1, got, want[i])
+		}
+	}
+}
+
+// settleFirstOnly is settle, but the count's messages are dropped: the
+// count stays under way.
+func settleFirstOnly(a *App, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch m := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range m {
+			settleFirstOnly(a, c)
+		}
+	case searchFirstMsg:
+		_, next := a.Update(m)
+		settleFirstOnly(a, next)
+	}
+}

@@ -97,6 +97,26 @@ func (s *Scan) First(lo, hi uint64) (Hit, bool) {
 	return best, found
 }
 
+// Last is the match of greatest Seq with lo ≤ Seq < hi, and whether there
+// is one, reading blocks as First does, from the newest.
+func (s *Scan) Last(lo, hi uint64) (Hit, bool) {
+	best, found := Hit{}, false
+	var buf []byte
+	for bi := len(s.shelf.blocks) - 1; bi >= 0; bi-- {
+		b := s.shelf.blocks[bi]
+		if b.maxSeq < lo || b.minSeq >= hi || found && b.maxSeq <= best.Seq || !b.grams.mayHold(s.grams) {
+			continue
+		}
+		s.eachMatch(bi, &buf, false, func(e entry) bool {
+			if e.seq >= lo && e.seq < hi && (!found || e.seq > best.Seq) {
+				best, found = Hit{Seq: e.seq, Step: int(e.step)}, true
+			}
+			return true
+		})
+	}
+	return best, found
+}
+
 // Next reads blocks until about budget bytes of text were read, or all
 // were, and returns the matches found in them, in the order of the shelf.
 func (s *Scan) Next(budget int) []Hit {

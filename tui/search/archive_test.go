@@ -62,8 +62,8 @@ func TestArchiveFindsWhatWasShed(t *testing.T) {
 
 func head(h []search.Hit) []search.Hit { return h[:min(3, len(h))] }
 
-// First finds the match of least Seq in a range, whichever block holds
-// it, and nothing outside the range.
+// First and Last find the match of least and greatest Seq in a range,
+// whichever block holds it, and nothing outside the range.
 func TestArchiveFirstInRange(t *testing.T) {
 	log := loggen.Generate(6_000, 6)
 	th := foldAsScreen(t, log, smallKeep, 300)
@@ -98,6 +98,26 @@ func TestArchiveFirstInRange(t *testing.T) {
 		}
 		if !ok || got != archived[tc.want] {
 			t.Errorf("[%d, %d): %v %v, want %v", tc.lo, tc.hi, got, ok, archived[tc.want])
+		}
+	}
+	for _, tc := range []struct {
+		lo, hi uint64
+		want   int // index in archived, -1 for none
+	}{
+		{0, ^uint64(0), len(archived) - 1},
+		{0, archived[len(archived)-1].Seq, len(archived) - 2},
+		{archived[5].Seq, archived[5].Seq + 1, 5},
+		{archived[5].Seq + 1, archived[6].Seq, -1},
+	} {
+		got, ok := scan.Last(tc.lo, tc.hi)
+		if tc.want < 0 {
+			if ok {
+				t.Errorf("last in [%d, %d): %v, want none", tc.lo, tc.hi, got)
+			}
+			continue
+		}
+		if !ok || got != archived[tc.want] {
+			t.Errorf("last in [%d, %d): %v %v, want %v", tc.lo, tc.hi, got, ok, archived[tc.want])
 		}
 	}
 }
