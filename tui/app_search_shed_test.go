@@ -43,6 +43,13 @@ var shedSearchKeep = fold.Keep{Items: 60, Content: 10, Skeletons: 30, Tombstones
 // the fold of the log that kept everything.
 func shedSearchApp(t *testing.T, n int) (d *threadsApp, whole *fold.Fold) {
 	t.Helper()
+	return shedSearchAppOf(t, n, true)
+}
+
+// shedSearchAppOf is shedSearchApp, without a reader unless readBack (a
+// stream that is not a file).
+func shedSearchAppOf(t *testing.T, n int, readBack bool) (d *threadsApp, whole *fold.Fold) {
+	t.Helper()
 	recs, err := sources.ReadAll(strings.NewReader(turnsLog(n)))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +71,11 @@ func shedSearchApp(t *testing.T, n int) (d *threadsApp, whole *fold.Fold) {
 			return &c, nil
 		},
 	}
-	d = newThreadsApp(t, 160, 48, AppOptions{Window: window.Options{Reader: readFrom(reader), Keep: shedSearchKeep}})
+	opts := window.Options{Reader: readFrom(reader), Keep: shedSearchKeep}
+	if !readBack {
+		opts.Reader = nil
+	}
+	d = newThreadsApp(t, 160, 48, AppOptions{Window: opts})
 	for i := 0; i < len(recs); i += 150 {
 		d.feed(t, model.Batch{Source: "log", Records: recs[i:min(i+150, len(recs))]})
 	}
@@ -246,5 +257,23 @@ func settleFirstOnly(a *App, cmd tea.Cmd) {
 	case searchFirstMsg:
 		_, next := a.Update(m)
 		settleFirstOnly(a, next)
+	}
+}
+
+// A match in a stream that is not a file is found too, but its item is
+// gone: the search goes to the gap row where it was, which says why.
+func TestSearchShedInStream(t *testing.T) {
+	d, whole := shedSearchAppOf(t, 400, false)
+	d.typeSearch("kiwi0007")
+	want := search.Find(whole.Items(), whole.Steps(), search.NewMatcher("kiwi0007"), nil)
+	if len(d.search.hits) != 1 || d.search.hits[0] != want[0] {
+		t.Fatalf("hits %v, want %v", d.search.hits, want)
+	}
+	seq, _ := d.transcript.CursorItem()
+	if !d.gapAt(seq) || seq > want[0].Seq {
+		t.Errorf("the cursor is on item %d, want the gap row before %d", seq, want[0].Seq)
+	}
+	if !strings.Contains(d.plain(), "is not a file") {
+		t.Errorf("the gap row does not say why:\n%s", d.plain())
 	}
 }
