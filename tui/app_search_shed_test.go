@@ -277,3 +277,26 @@ func TestSearchShedInStream(t *testing.T) {
 		t.Errorf("the gap row does not say why:\n%s", d.plain())
 	}
 }
+
+// A filter in force leaves out the archive's matches in steps it hides,
+// as it does the kept ones.
+func TestSearchShedUnderFilter(t *testing.T) {
+	d, _ := shedSearchApp(t, 400)
+	d.press("f")
+	for _, k := range strings.Split("read", "") {
+		d.press(k)
+	}
+	d.press("enter")
+	if !d.filtering() {
+		t.Fatal("the filter is not in force")
+	}
+	d.typeSearch("papaya0012")
+	if len(d.search.hits) != 0 {
+		t.Errorf("a step the filter hides matched: %v", d.search.hits)
+	}
+	d.press("esc", "esc")
+	d.typeSearch("papaya0012")
+	if len(d.search.hits) != 1 {
+		t.Errorf("without the filter: hits %v", d.search.hits)
+	}
+}
