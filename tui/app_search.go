@@ -362,7 +362,7 @@ func (a *App) searchLine() string {
 		default:
 			parts = append(parts, count(len(s.hits), "match", "matches")+more)
 		}
-		if n := a.archive().Dropped(); n > 0 {
+		if n := a.unsearched(); n > 0 {
 			parts = append(parts, "the oldest "+count(n, "item", "items")+" not searched")
 		}
 	}

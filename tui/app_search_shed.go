@@ -36,9 +36,12 @@ const searchChunk = 4 << 20
 // shedSearch is the search of the archive of the thread on screen.
 type shedSearch struct {
 	// archives hold the text of what the window let go, by fold, and
-	// kept is what they cost in all.
+	// kept is what they cost in all; before is how many items a fold had
+	// shed when its archive began (a fold taken up from a resume point),
+	// which no search finds.
 	archives map[*fold.Fold]*search.Archive
 	kept     int
+	before   map[*fold.Fold]int
 	// scan is the query's search of the archive (nil when it has none);
 	// gen tells its messages from an older scan's. finding is set until
 	// its first match came back, counting until every block was read,
@@ -96,6 +99,12 @@ func (a *App) archiveBeforeTrim(f *fold.Fold, looking bool) {
 			s.archives = map[*fold.Fold]*search.Archive{}
 		}
 		s.archives[f] = ar
+		if n := f.Shedded().Items; n > 0 {
+			if s.before == nil {
+				s.before = map[*fold.Fold]int{}
+			}
+			s.before[f] = n
+		}
 	}
 	_, before := ar.Cost()
 	ar.Take(f.Items(), f.Steps(), f.StepBase())
@@ -124,7 +133,23 @@ func (a *App) forgetArchives(gone []*fold.Thread) {
 		_, k := s.archives[th.Fold].Cost()
 		s.kept -= k
 		delete(s.archives, th.Fold)
+		delete(s.before, th.Fold)
 	}
+}
+
+// unsearched is how many items of the thread on screen a search does not
+// find: those its archive let go of to stay within its budget, and those
+// shed before it began (or all shed, without one) — a thread taken up
+// where the last screen left off, whose shed items that screen had.
+func (a *App) unsearched() int {
+	if a.modeIs(modeReplay) {
+		return 0 // read back from the timeline as it goes; not searched before
+	}
+	ar := a.archive()
+	if ar == nil {
+		return a.fold.Shedded().Items
+	}
+	return ar.Dropped() + a.search.shed.before[a.fold]
 }
 
 // archive is the archive of the thread on screen (nil for none: nothing

@@ -300,3 +300,32 @@ func TestSearchShedUnderFilter(t *testing.T) {
 		t.Errorf("without the filter: hits %v", d.search.hits)
 	}
 }
+
+// A thread whose items were shed before its archive began (taken up where
+// the last screen left off) does not find them, and the search line says
+// how many items it does not search.
+func TestSearchSaysWhatItDoesNotSearch(t *testing.T) {
+	recs, err := sources.ReadAll(strings.NewReader(turnsLog(400)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newThreadsApp(t, 160, 48, AppOptions{Window: window.Options{Keep: shedSearchKeep}})
+	d.feed(t, model.Batch{Source: "log", Records: recs[:300]}) // too few items to trim
+	d.fold.Trim(fold.Keep{Items: 10})                          // as the screen before this one did
+	shedBefore := d.fold.Shedded().Items
+	if shedBefore == 0 {
+		t.Fatal("nothing was shed")
+	}
+	for i := 300; i < len(recs); i += 150 {
+		d.feed(t, model.Batch{Source: "log", Records: recs[i:min(i+150, len(recs))]})
+	}
+	d.typeSearch("kiwi0007")
+	if len(d.search.hits) != 0 || !strings.Contains(d.searchLineText(), fmt.Sprintf("the oldest %d items not searched", shedBefore)) {
+		t.Errorf("hits %v, line %q", d.search.hits, d.searchLineText())
+	}
+	d.press("esc")
+	d.typeSearch("kiwi0300")
+	if len(d.search.hits) != 1 {
+		t.Errorf("an item shed since: hits %v", d.search.hits)
+	}
+}
