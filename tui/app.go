@@ -295,6 +295,10 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.relayout()
 		cmd = tea.Batch(cmd, ri)
 	}
+	if sc := a.searchCmd(); sc != nil {
+		a.relayout()
+		cmd = tea.Batch(cmd, sc)
+	}
 	return m, tea.Batch(cmd, ask, a.imagesOut())
 }
 
@@ -324,6 +328,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case window.ItemsReadMsg:
 		a.onReadItems(msg)
+		a.searchTookItems()
 		return a, nil
 	case copiedMsg:
 		a.onCopied(msg)
@@ -336,6 +341,7 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.err = err
 			}
 		}
+		a.archiveBeforeTrim(a.fold, a.lookingBack())
 		a.win.Trim(a.at(), a.lookingBack()) // the one fold of a live session
 		a.refresh()
 		return a, a.then(rest, rest != nil)
@@ -355,6 +361,12 @@ func (a *App) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case searchTickMsg:
 		a.onSearchTick(msg)
+		return a, nil
+	case searchFirstMsg:
+		a.onSearchFirst(msg)
+		return a, nil
+	case searchCountMsg:
+		a.onSearchCount(msg)
 		return a, nil
 	case playTickMsg:
 		return a, a.playTick(msg)

@@ -15,8 +15,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/agentwatch/agentwatch/model"
 	"github.com/agentwatch/agentwatch/tui/search"
 	"github.com/agentwatch/agentwatch/tui/styles"
+	"github.com/agentwatch/agentwatch/window"
 )
 
 // inputKind is what the input line asks for.
@@ -53,9 +55,9 @@ type searchState struct {
 	cur   int
 	found time.Time
 	stale bool
-	// origin is the item the search started from: the first match is
-	// the first at or after it.
-	origin int
+	// origin is the Seq of the item the search started from: the first
+	// match is the first at or after it.
+	origin uint64
 	// gen tells the pause after the latest keystroke from older ones.
 	gen int
 	// err is why the filter typed is not one.
@@ -63,6 +65,8 @@ type searchState struct {
 	// toPanel asks the panel to scroll to the first match in the step's
 	// view once it is drawn.
 	toPanel bool
+	// shed is the search of what the window let go (app_search_shed.go).
+	shed shedSearch
 }
 
 // searchTickMsg says typing paused: search for what was typed.
@@ -83,7 +87,7 @@ func (a *App) openInput(kind inputKind) tea.Cmd {
 		s.input.SetValue(s.m.Query())
 		s.origin = 0
 		if seq, ok := a.transcript.CursorItem(); ok {
-			s.origin = max(0, a.itemIndex(seq))
+			s.origin = seq
 		}
 	case inputFilter:
 		s.input.Prompt = "filter: "
@@ -142,7 +146,9 @@ func (a *App) typeInput(k tea.KeyPressMsg) tea.Cmd {
 	if s.asking != inputSearch {
 		return cmd
 	}
-	if len(a.allSteps()) <= searchAtOnce {
+	if len(a.fold.Items()) <= searchAtOnce {
+		// What is searched at once is what the view keeps; the archive of
+		// what it let go is searched off the screen's goroutine.
 		a.runSearch(s.input.Value())
 		return cmd
 	}
@@ -168,24 +174,32 @@ func (a *App) closeInput() {
 
 // runSearch finds query and goes to the first match at or after where the
 // search started. A query that extends the one before looks only at its
-// matches: a longer query matches a subset.
+// matches: a longer query matches a subset. What the window let go is
+// searched off the screen's goroutine (scanArchive).
 func (a *App) runSearch(query string) {
 	s := &a.search
 	prev := s.m
 	s.m = search.NewMatcher(query)
 	a.transcript.SetHighlight(s.m)
+	s.shed.showing = 0
 	if s.m.Empty() {
 		s.hits, s.cur = nil, -1
+		a.stopScan()
 		return
 	}
-	if !prev.Empty() && !s.stale && strings.HasPrefix(query, prev.Query()) {
+	if !a.archive().Empty() {
+		a.scanArchive(true)
+		return
+	}
+	a.stopScan()
+	if !s.stale && s.m.Narrows(prev) {
 		s.hits = a.narrowHits(s.hits)
 	} else {
 		a.findHits()
 	}
 	s.cur = -1
 	for i, h := range s.hits {
-		if h.Item >= s.origin {
+		if h.Seq >= s.origin {
 			a.goToHit(i)
 			return
 		}
@@ -211,7 +225,8 @@ func (a *App) narrowHits(hits []search.Hit) []search.Hit {
 	items, steps := a.fold.Items(), a.allSteps()
 	out := hits[:0]
 	for _, h := range hits {
-		if h.Item >= len(items) {
+		it := window.FindItem(items, h.Seq)
+		if it == nil {
 			continue
 		}
 		if h.Step >= 0 {
@@ -220,7 +235,7 @@ func (a *App) narrowHits(hits []search.Hit) []search.Hit {
 			}
 			continue
 		}
-		if len(search.Find(items[h.Item:h.Item+1], steps, a.search.m, nil)) > 0 {
+		if len(search.Find([]*model.Item{it}, steps, a.search.m, nil)) > 0 {
 			out = append(out, h)
 		}
 	}
@@ -235,8 +250,22 @@ func (a *App) searchStale() {
 	if s.m.Empty() {
 		return
 	}
+	if s.shed.scan != nil {
+		if s.shed.seen == a.scannedNow() {
+			return // the thread and what the archive holds did not change
+		}
+		s.stale = true
+		if a.now().Sub(s.found) >= searchEvery {
+			a.scanArchive(false)
+		}
+		return
+	}
 	s.stale = true
 	if len(a.allSteps()) <= searchAtOnce || a.now().Sub(s.found) >= searchEvery {
+		if !a.archive().Empty() {
+			a.scanArchive(false) // the thread on screen began to let go
+			return
+		}
 		a.findHits()
 		s.cur = min(s.cur, len(s.hits)-1)
 	}
@@ -246,6 +275,8 @@ func (a *App) searchStale() {
 func (a *App) clearSearch() {
 	s := &a.search
 	s.m, s.hits, s.cur, s.stale = search.Matcher{}, nil, -1, false
+	s.shed.showing = 0
+	a.stopScan()
 	a.transcript.SetHighlight(s.m)
 }
 
@@ -256,10 +287,17 @@ func (a *App) searching() bool { return !a.search.m.Empty() }
 // one gone to last, wrapping around the thread.
 func (a *App) nextHit(dir int) tea.Cmd {
 	s := &a.search
-	if s.stale {
+	if s.stale && s.shed.scan != nil {
+		a.scanArchive(false) // n goes on among the matches found meanwhile
+	} else if s.stale {
 		a.findHits()
 	}
+	a.fillUncounted(dir)
 	n := len(s.hits)
+	if n == 0 && (s.shed.finding || s.shed.counting) {
+		a.note = "still searching for " + strconv.Quote(s.m.Query())
+		return nil
+	}
 	if n == 0 {
 		a.note = "no match for " + strconv.Quote(s.m.Query())
 		return nil
@@ -288,9 +326,10 @@ func (a *App) goToHit(i int) tea.Cmd {
 		s.toPanel = true
 		return a.goToStep(h.Step)
 	}
-	if items := a.fold.Items(); h.Item < len(items) {
-		a.following = false
-		a.transcript.ShowItem(items[h.Item].Seq)
+	a.following = false
+	s.shed.showing = 0
+	if !a.transcript.ShowItem(h.Seq) && s.shed.scan != nil {
+		s.shed.showing = h.Seq // a shed message: read back, then shown (searchCmd)
 	}
 	return nil
 }
@@ -309,13 +348,22 @@ func (a *App) searchLine() string {
 		parts = append(parts, "/"+Plain(s.m.Query()))
 	}
 	if a.searching() {
+		more := "" // the archive's count is under way
+		if s.shed.counting {
+			more = "…"
+		}
 		switch {
+		case len(s.hits) == 0 && (s.shed.finding || s.shed.counting):
+			parts = append(parts, "searching…")
 		case len(s.hits) == 0:
 			parts = append(parts, "no match")
 		case s.cur >= 0:
-			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits)))
+			parts = append(parts, "match "+thousands(s.cur+1)+" of "+thousands(len(s.hits))+more)
 		default:
-			parts = append(parts, count(len(s.hits), "match", "matches"))
+			parts = append(parts, count(len(s.hits), "match", "matches")+more)
+		}
+		if n := a.unsearched(); n > 0 {
+			parts = append(parts, "the oldest "+count(n, "item", "items")+" not searched")
 		}
 	}
 	if s.err != "" && s.asking == inputFilter {
@@ -338,15 +386,4 @@ func (a *App) inputView() string {
 	room := a.width - ansi.StringWidth(in.Prompt) - 24
 	in.SetWidth(max(1, min(want, room)))
 	return in.View()
-}
-
-// itemIndex is the index of item seq in the fold's items, or -1.
-func (a *App) itemIndex(seq uint64) int {
-	items := a.fold.Items()
-	for i := range items {
-		if items[i].Seq == seq {
-			return i
-		}
-	}
-	return -1
 }

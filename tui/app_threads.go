@@ -229,6 +229,7 @@ func (a *App) opening(tv *threadsView) bool {
 // the thread on screen is shown again once its source sends it again.
 func (a *App) forget(tv *threadsView, gone []*fold.Thread) {
 	a.win.Forget(gone)
+	a.forgetArchives(gone)
 	for _, th := range gone {
 		delete(tv.saved, th)
 		delete(tv.rows, th)

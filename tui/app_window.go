@@ -57,6 +57,7 @@ func (a *App) lookingBack() bool { return !(a.following && a.transcript.Followin
 func (a *App) trimThreads(tv *threadsView, touched []*fold.Thread) {
 	for _, th := range touched {
 		looking := th == tv.cur && a.lookingBack()
+		a.archiveBeforeTrim(th.Fold, looking)
 		if a.win.Trim(window.At{Thread: th, Fold: th.Fold}, looking) && th == tv.cur {
 			a.refresh()
 		}

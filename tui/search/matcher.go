@@ -41,6 +41,15 @@ func NewMatcher(query string) Matcher {
 // Query is the text the matcher looks for.
 func (m Matcher) Query() string { return m.query }
 
+// Narrows reports whether every text m matches is one prev matches: m's
+// query extends prev's, and m minds case only if prev does or m's query
+// has capitals prev's lacks. A search for m then looks only at prev's
+// matches.
+func (m Matcher) Narrows(prev Matcher) bool {
+	return !prev.Empty() && len(m.query) > len(prev.query) && strings.HasPrefix(m.query, prev.query) &&
+		(prev.fold || !m.fold)
+}
+
 // Empty reports whether the matcher has no query.
 func (m Matcher) Empty() bool { return m.query == "" }
 

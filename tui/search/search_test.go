@@ -53,7 +53,7 @@ func thread(n int) ([]*model.Item, []*model.Step) {
 func TestFindCountsItemsInOrder(t *testing.T) {
 	items, steps := thread(1000)
 	hits := Find(items, steps, NewMatcher("needle"), nil)
-	if len(hits) != 11 || hits[0] != (Hit{Item: 0, Step: -1}) || hits[1].Step != 0 || hits[10].Step != 900 {
+	if len(hits) != 11 || hits[0] != (Hit{Seq: 1, Step: -1}) || hits[1].Step != 0 || hits[10].Step != 900 {
 		t.Fatalf("hits %v", hits)
 	}
 	if hits := Find(items, steps, NewMatcher("Needle"), nil); len(hits) != 0 {
