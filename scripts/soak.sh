@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak test (serve/soak_test.go, issue 29): agentwatch serve with 20
+# The soak test (serve/soak_test.go): agentwatch serve with 20
 # viewers on a log growing by 1,000 events a second for a minute, and a
 # viewer that never reads, while the OTLP receiver takes 1,000 requests
 # from four exporters, all in one process on loopback. It checks that no

@@ -1,7 +1,7 @@
 package serve
 
 // The soak: agentwatch serve under a minute of load, in one process on
-// loopback, as issue 29 asks. It runs only when AGENTWATCH_SOAK=1 is set
+// loopback. It runs only when AGENTWATCH_SOAK=1 is set
 // (scripts/soak.sh sets it), so the README's test command stays fast.
 
 import (
