@@ -125,6 +125,8 @@ func (a *App) LiveScreen(title string, batches <-chan model.Batch) (*tui.App, er
 		}
 		return ""
 	}
+	// A server's viewers keep no archive of what their windows let go:
+	// each would keep a copy of the same log's text (tui.AppOptions).
 	return tui.NewThreadsApp(fold.NewThreads(fo), batches, tui.AppOptions{Layout: opts.Layout, Images: opts.Images, Title: title, Filter: opts.Filter,
-		Window: window.Options{Reader: a.fileReaders(file)}}), nil
+		Window: window.Options{Reader: a.fileReaders(file)}, ArchiveBudget: -1}), nil
 }

@@ -33,6 +33,9 @@ const (
 	// soakCatchUp is how long after the last append every reading viewer
 	// has to show the log's last step, and the stalled one to be gone.
 	soakCatchUp = 30 * time.Second
+	// soakStall is how long the server waits on a viewer whose terminal
+	// takes nothing before it drops it (Config.StallTimeout).
+	soakStall = 15 * time.Second
 )
 
 // Twenty viewers watch a log that grows by a thousand events a second
@@ -70,7 +73,9 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := startShow(t, show, Config{}, nil)
+	// The default stall timeout, a minute, is longer than the soak gives
+	// the stalled viewer to be dropped.
+	ts := startShow(t, show, Config{StallTimeout: soakStall}, nil)
 	hub := countHub(ctx, show.(*liveShow).hub)
 	viewers := soakViewersOf(t, ts)
 	stalled := ts.stall(t, 120, 40)

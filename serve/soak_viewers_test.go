@@ -33,6 +33,7 @@ type hubCounter struct {
 func countHub(ctx context.Context, hub *Hub) *hubCounter {
 	c := &hubCounter{counts: make(chan hubCount, 1)}
 	feed := hub.Follow(ctx)
+	feed.Begin() // from the log's start: there is no checkpoint to take up yet
 	go func() {
 		var n hubCount
 		var next uint64 = 1

@@ -74,6 +74,12 @@ type AppOptions struct {
 	// then come as any source's do. It is called on the screen's
 	// goroutine and must not wait.
 	Open func(source string)
+	// ArchiveBudget is how much the screen keeps, compressed, of the text
+	// of what its window let go, for / to find (0: 64 MiB). Below 0 it
+	// keeps none, and / finds what the screen keeps and says how many
+	// older items it does not search: a server's viewers, each of whom
+	// would keep a copy of the same log's text.
+	ArchiveBudget int
 }
 
 // App is the root model of the viewer: it owns the fold, the layout, focus

@@ -21,7 +21,8 @@ import (
 	"github.com/agentwatch/agentwatch/tui/search"
 )
 
-// archiveBudget is what a screen's archives keep at most: past it, the
+// archiveBudget is what a screen's archives keep at most unless its
+// options say otherwise (AppOptions.ArchiveBudget): past it, the
 // biggest lets go of its oldest blocks, and the search line says how many
 // items a search no longer finds. The 126 MB, 700,000-event log keeps
 // 17 MiB (its 33 MB of text compressed, with each block's trigrams), so
@@ -88,7 +89,11 @@ type searchCountMsg struct {
 // archiveBeforeTrim lets the archive of f take the text of what a trim is
 // about to let go (nothing when the window will not trim it now).
 func (a *App) archiveBeforeTrim(f *fold.Fold, looking bool) {
-	if f == nil || looking || len(f.Items()) < 2*a.win.Keeps().Items {
+	budget := a.opts.ArchiveBudget
+	if budget == 0 {
+		budget = archiveBudget
+	}
+	if f == nil || looking || budget < 0 || len(f.Items()) < 2*a.win.Keeps().Items {
 		return
 	}
 	s := &a.search.shed
@@ -110,7 +115,7 @@ func (a *App) archiveBeforeTrim(f *fold.Fold, looking bool) {
 	ar.Take(f.Items(), f.Steps(), f.StepBase())
 	_, after := ar.Cost()
 	s.kept += after - before
-	for s.kept > archiveBudget {
+	for s.kept > budget {
 		var big *search.Archive
 		most := 0
 		for _, x := range s.archives {

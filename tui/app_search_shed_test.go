@@ -50,6 +50,13 @@ func shedSearchApp(t *testing.T, n int) (d *threadsApp, whole *fold.Fold) {
 // stream that is not a file).
 func shedSearchAppOf(t *testing.T, n int, readBack bool) (d *threadsApp, whole *fold.Fold) {
 	t.Helper()
+	return shedSearchAppBudget(t, n, readBack, 0)
+}
+
+// shedSearchAppBudget is shedSearchAppOf with the screen's archive budget
+// (AppOptions.ArchiveBudget).
+func shedSearchAppBudget(t *testing.T, n int, readBack bool, budget int) (d *threadsApp, whole *fold.Fold) {
+	t.Helper()
 	recs, err := sources.ReadAll(strings.NewReader(turnsLog(n)))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +82,7 @@ func shedSearchAppOf(t *testing.T, n int, readBack bool) (d *threadsApp, whole *
 	if !readBack {
 		opts.Reader = nil
 	}
-	d = newThreadsApp(t, 160, 48, AppOptions{Window: opts})
+	d = newThreadsApp(t, 160, 48, AppOptions{Window: opts, ArchiveBudget: budget})
 	for i := 0; i < len(recs); i += 150 {
 		d.feed(t, model.Batch{Source: "log", Records: recs[i:min(i+150, len(recs))]})
 	}
@@ -190,6 +197,28 @@ func TestSearchFindsShedItems(t *testing.T) {
 func (d *threadsApp) searchLineText() string {
 	lines := strings.Split(d.plain(), "\n")
 	return lines[len(lines)-2]
+}
+
+// A screen told to keep no archive (a server's viewer) keeps none, finds
+// what it keeps, and says how many older items it does not search.
+func TestSearchWithoutArchive(t *testing.T) {
+	const n = 3000
+	d, whole := shedSearchAppBudget(t, n, true, -1)
+	if ar := d.archive(); ar != nil {
+		_, kept := ar.Cost()
+		t.Fatalf("the screen keeps an archive of %d bytes", kept)
+	}
+	d.typeSearch("kiwi0007")
+	if len(d.search.hits) != 0 || !strings.Contains(d.searchLineText(), fmt.Sprintf("the oldest %s items not searched", thousands(d.fold.Shedded().Items))) {
+		t.Errorf("a word of a shed item: hits %v, line %q", d.search.hits, d.searchLineText())
+	}
+	d.press("esc")
+	word := fmt.Sprintf("kiwi%04d", n-1)
+	d.typeSearch(word)
+	want := search.Find(whole.Items(), whole.Steps(), search.NewMatcher(word), nil)
+	if len(want) != 1 || len(d.search.hits) != 1 || d.search.hits[0] != want[0] {
+		t.Errorf("a word of an item kept: hits %v, want %v", d.search.hits, want)
+	}
 }
 
 // What the archives keep is bounded: past the budget the oldest blocks go,
