@@ -13,7 +13,8 @@ import (
 )
 
 // --plain gives memory back once when the source goes quiet after a
-// burst, and not after a trickle of records since.
+// burst, not after a trickle of records since, and goes on printing while
+// it gives back.
 func TestPlainGivesMemoryBackWhenQuiet(t *testing.T) {
 	var recs []model.Record
 	r := sources.NewReader(bytes.NewReader(loggen.Generate(plainBurst+500, 3)))
@@ -30,7 +31,12 @@ func TestPlainGivesMemoryBackWhenQuiet(t *testing.T) {
 	fire := make(chan time.Time)
 	released := make(chan struct{}, 8)
 	mem.giveBack.quiet = func() <-chan time.Time { return fire }
-	mem.giveBack.release = func() { released <- struct{}{} }
+	givingBack := make(chan struct{})
+	defer close(givingBack)
+	mem.giveBack.release = func() {
+		released <- struct{}{}
+		<-givingBack // still giving back when the next records come
+	}
 	in := make(chan model.Batch)
 	done := make(chan error, 1)
 	go func() {
@@ -51,7 +57,11 @@ func TestPlainGivesMemoryBackWhenQuiet(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the source went quiet after a burst and no memory was given back")
 	}
-	in <- model.Batch{Source: "log", Records: trickle}
+	select {
+	case in <- model.Batch{Source: "log", Records: trickle}:
+	case <-time.After(10 * time.Second):
+		t.Fatal("--plain took no record while it gave memory back")
+	}
 	close(in)
 	if err := <-done; err != nil {
 		t.Fatal(err)
