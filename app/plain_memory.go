@@ -59,10 +59,13 @@ type plainMemory struct {
 	last map[*fold.Thread]uint64
 	// retired counts the threads retired.
 	retired int
+	// giveBack returns what a burst left to the system when the source
+	// goes quiet (plain_idle.go).
+	giveBack plainGiveBack
 }
 
 func newPlainMemory(l plainLimits) *plainMemory {
-	return &plainMemory{plainLimits: l, last: map[*fold.Thread]uint64{}}
+	return &plainMemory{plainLimits: l, last: map[*fold.Thread]uint64{}, giveBack: newPlainGiveBack()}
 }
 
 // printed is called after each record's lines are printed, with its

@@ -144,7 +144,8 @@ func recordTee(ctx context.Context, stop context.CancelFunc, rec *sources.Record
 // as a line: so a step shows when it appears, pending included, and the
 // lines are the same however the input was cut into batches. Lines go out
 // at the end of every batch, never later. When in closes, the messages
-// left without an end are printed, marked unfinished.
+// left without an end are printed, marked unfinished. When in goes quiet
+// after a burst, the memory the burst left is given back (plain_idle.go).
 func printLines(opts *Options, ts *fold.Threads, in <-chan model.Batch, folder bool) error {
 	return printLinesKeeping(opts, ts, in, folder, newPlainMemory(plainDefaults))
 }
@@ -154,7 +155,11 @@ func printLinesKeeping(opts *Options, ts *fold.Threads, in <-chan model.Batch, f
 	w := bufio.NewWriterSize(opts.Stdout, 64<<10)
 	p := tui.NewThreadsPrinter(w, ts, folder)
 	mem.p = p
-	for b := range in {
+	for {
+		b, ok := mem.next(in)
+		if !ok {
+			break
+		}
 		if b.Restart {
 			gone := ts.Forget(b.Source)
 			mem.dropped(gone)

@@ -36,6 +36,8 @@ func acpFuzzRecords(data []byte) []model.Record {
 // always exports, and a fold restored from the export at the middle and
 // folded on ends where the uninterrupted fold ends, as does one restored
 // from an in-memory checkpoint; shedding keeps its laws (fuzzCheckShed).
+// Too slow for CI's few seconds, it is run by hand; CI fuzzes
+// FuzzACPFoldLight.
 func FuzzACPFold(f *testing.F) {
 	paths, _ := filepath.Glob("../testdata/acp/*.jsonl")
 	for _, p := range paths {

@@ -157,7 +157,8 @@ var fuzzFoldSeeds = []string{
 // checkpoint and resuming from its JSON gives the same snapshot; a snapshot
 // never changes after it is taken; eviction drops only finished items and
 // never renumbers or reuses sequence numbers; shedding at any points keeps
-// the shedding laws (fuzzCheckShed).
+// the shedding laws (fuzzCheckShed). Too slow for CI's few seconds, it is
+// run by hand; CI fuzzes FuzzFoldLight.
 func FuzzFold(f *testing.F) {
 	for _, s := range fuzzFoldSeeds {
 		f.Add([]byte(s))

@@ -436,6 +436,10 @@ func TestIndexLargeEvent(t *testing.T) {
 	checkIndex(t, "large", data, 1, rand.New(rand.NewPCG(1, 1)))
 }
 
+// FuzzIndex indexes any bytes, step records at a time, and checks that
+// the index agrees with the Reader on every record, read back whole and
+// in random ranges, and that whatever the scan accepts is JSON. Too slow
+// for CI's few seconds, it is run by hand; CI fuzzes FuzzIndexLight.
 func FuzzIndex(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s), uint8(0))
