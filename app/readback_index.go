@@ -2,16 +2,13 @@ package app
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/replay"
-	"github.com/agentwatch/agentwatch/sources"
 )
 
 // readIndexesKept is how many files' read-back indexes are kept at once:
@@ -43,8 +40,11 @@ type readIndex struct {
 	mu   sync.Mutex // one read at a time, and the index built once
 	path string
 	fo   fold.Options
-	log  *indexedLog // nil until built, and after close
-	tl   *replay.Timeline
+	// building is the build under way (nil when none is): wait takes its
+	// index.
+	building *indexBuild
+	log      *indexedLog // nil until built, and after close
+	tl       *replay.Timeline
 	// end is where the index ends in the file, and head and last the
 	// file's first bytes and those before end, as they were.
 	end        int64
@@ -61,7 +61,7 @@ const readIndexEvery = 4096
 const fingerprint = 4096
 
 // use returns path's read index, locked (the caller unlocks it), built and
-// still of the file as it is.
+// still of the file as it is. A build under way (warm) is waited for.
 func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
 	r.mu.Lock()
 	var x *readIndex
@@ -90,14 +90,33 @@ func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
 		}()
 	}
 	x.mu.Lock()
-	if x.log == nil || !maps.Equal(x.fo.ToolKinds, fo.ToolKinds) || !x.same() {
+	if !maps.Equal(x.fo.ToolKinds, fo.ToolKinds) || x.building == nil && (x.log == nil || !x.same()) {
 		x.fo = fo
-		if err := x.build(); err != nil {
-			x.mu.Unlock()
-			return nil, err
-		}
+		x.start()
+	}
+	if err := x.wait(); err != nil {
+		x.mu.Unlock()
+		return nil, err
 	}
 	return x, nil
+}
+
+// warm starts indexing path in the background, as use would build it, so
+// that the first read back finds it built: when path has no index yet and
+// there is room for one without letting another go.
+func (r *readIndexes) warm(path string, fo fold.Options) {
+	r.mu.Lock()
+	if len(r.kept) >= readIndexesKept || slices.ContainsFunc(r.kept, func(x *readIndex) bool { return x.path == path }) {
+		r.mu.Unlock()
+		return
+	}
+	x := &readIndex{path: path}
+	r.kept = append(r.kept, x)
+	x.mu.Lock() // before r.mu goes, so that a read waits for the build
+	r.mu.Unlock()
+	x.fo = fo
+	x.start()
+	x.mu.Unlock()
 }
 
 // grown reports whether the file has more than the index holds.
@@ -121,48 +140,46 @@ func (x *readIndex) same() bool {
 	return err1 == nil && err2 == nil && bytes.Equal(head, x.head) && bytes.Equal(last, x.last)
 }
 
-// build indexes the file and folds its timeline, from the start.
-func (x *readIndex) build() error {
+// rebuild indexes the file again and waits for it.
+func (x *readIndex) rebuild() error {
+	x.start()
+	return x.wait()
+}
+
+// start lets the index go and starts indexing the file anew, in the
+// background (indexBuild); wait takes the index when it is built.
+func (x *readIndex) start() {
 	x.close()
-	log, ixr, done, err := openIndexed(x.path)
-	if err != nil {
-		return err
+	b := &indexBuild{stop: make(chan struct{}), done: make(chan struct{})}
+	x.building = b
+	go b.run(x.path, x.fo)
+}
+
+// wait waits for the build under way, if any, and takes its index.
+func (x *readIndex) wait() error {
+	b := x.building
+	if b == nil {
+		return nil
 	}
-	tl, err := replay.NewTimeline(log, x.fo, readIndexEvery)
-	if err == nil {
-		tl.ReadBackOnly()
+	<-b.done
+	x.building = nil
+	if b.err != nil {
+		return b.err
 	}
-	for err == nil && !done {
-		var ix sources.Index
-		ix, err = ixr.Next(1 << 16)
-		done = errors.Is(err, io.EOF)
-		if err != nil && !done {
-			break
-		}
-		err = nil
-		log.set(ix)
-		_, err = tl.Extend(ix.Len())
-	}
-	if err != nil {
-		log.file.Close()
-		return fmt.Errorf("read %s: %w", x.path, err)
-	}
-	tl.Release() // a changed file is indexed anew
-	x.log, x.tl = log, tl
-	x.end = log.index().End()
-	n := int(min(x.end, fingerprint))
-	if x.head, err = readAt(log.file, 0, n); err == nil {
-		x.last, err = readAt(log.file, x.end-int64(n), n)
-	}
-	if err != nil {
-		x.close()
-		return fmt.Errorf("read %s: %w", x.path, err)
-	}
+	x.log, x.tl, x.end, x.head, x.last = b.log, b.tl, b.end, b.head, b.last
 	return nil
 }
 
-// close lets the index go and closes its file.
+// close lets the index go and closes its file, stopping a build under way.
 func (x *readIndex) close() {
+	if b := x.building; b != nil {
+		close(b.stop)
+		<-b.done
+		if b.err == nil {
+			b.log.file.Close()
+		}
+		x.building = nil
+	}
 	if x.log != nil {
 		x.log.file.Close()
 	}
