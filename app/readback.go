@@ -42,7 +42,7 @@ type fileReader struct {
 // as the view starts reading the file, rather than at the first read back:
 // a smaller file is indexed and folded in under a tenth of a second, a
 // 126 MB one took 2.4–2.8 s.
-const readAheadFrom = 8 << 20
+var readAheadFrom int64 = 8 << 20
 
 // Reading is told when the view starts reading the file, and what it
 // folds of it: a file big enough to shed much is indexed from then on, in

@@ -22,20 +22,23 @@ type readIndexes struct {
 	kept []*readIndex // the most recently used last
 }
 
-// readIndex is a replay timeline over one file, built the first time
-// something shed is read back from it: the file indexed in one pass as a
-// replay indexes it, and folded with a checkpoint every 4096 records that
-// holds what was open then (replay.ShedForReadBack: 38 MiB, 0.3× the
-// file, for the 126 MB log). A read then folds
-// on from the last checkpoint before what it wants, a few thousand records,
-// instead of the file from its start: 2,000 items anywhere in a 126 MB
-// log in 0.15–0.25 s (0.25–0.65 s on the screen) instead of 3–4 s, once
-// the index is built (2.4–2.8 s, about what one read from the start
-// took).
+// readIndex is a replay timeline over one file: the file indexed in one
+// pass as a replay indexes it, and folded with a checkpoint every 4096
+// records that holds what was open then (replay.ShedForReadBack: 38 MiB,
+// 0.3× the file, for the 126 MB log). A read then folds on from the last
+// checkpoint before what it wants, a few thousand records, instead of the
+// file from its start: 2,000 items anywhere in a 126 MB log in 0.15–0.25 s
+// (0.25–0.65 s on the screen) instead of 3–4 s. Making it takes what a
+// read from the start took (2.4–2.8 s for the 126 MB log), so a file of
+// readAheadFrom or more is indexed as soon as the view starts reading it
+// (warm, indexBuild), beside the view's own read, and the first read back
+// finds it made; a smaller one at its first read back.
 //
 // A file that grew since is indexed again when what is wanted was not in
 // it yet; one rewritten (its first bytes, or those before where the index
-// ends, changed) or cut shorter is indexed again before any read.
+// ends, changed) or cut shorter is indexed again before any read. What a
+// read folds is checked against what the view folded (readback_check.go),
+// so a file rewritten elsewhere is caught too.
 type readIndex struct {
 	mu   sync.Mutex // one read at a time, and the index built once
 	path string
@@ -173,7 +176,7 @@ func (x *readIndex) wait() error {
 // close lets the index go and closes its file, stopping a build under way.
 func (x *readIndex) close() {
 	if b := x.building; b != nil {
-		close(b.stop)
+		b.halt()
 		<-b.done
 		if b.err == nil {
 			b.log.file.Close()

@@ -235,3 +235,25 @@ func TestReadIndexMadeAhead(t *testing.T) {
 		t.Error("a file made ahead let another file's index go")
 	}
 }
+
+// An index let go while it is being made (another file's took its place,
+// or the file changed) stops being made, and a read after makes it anew.
+func TestReadIndexStoppedWhileMade(t *testing.T) {
+	path, whole := readItemsLog(t, 60_000, 4)
+	a := New(&Options{})
+	a.indexes.warm(path, fold.Options{})
+	x := a.indexes.kept[0]
+	x.mu.Lock()
+	b := x.building
+	x.close()
+	x.mu.Unlock()
+	if b == nil {
+		t.Fatal("nothing was being made")
+	}
+	<-b.done // (close waited for it)
+	got, err := itemsOnly(itemReader(a, func(s string) string { return s })(path))(window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 100, From: 1000, To: 1100})
+	if err != nil || len(got) != 100 {
+		t.Fatalf("after the index made ahead was stopped: %d items, %v", len(got), err)
+	}
+	sameItems(t, got, whole.Fold)
+}
