@@ -34,8 +34,11 @@ type fileReader struct {
 	opts    *Options
 	indexes *readIndexes
 	path    string
-	// had is what the view folded of the file (nil until it reads it).
-	had atomic.Pointer[window.Had]
+	// had is what the view folded of the file (nil until it reads it),
+	// and feed where the records it folds go while the file is indexed
+	// beside it (nil when it is not).
+	had  atomic.Pointer[window.Had]
+	feed atomic.Pointer[buildFeed]
 }
 
 // readAheadFrom is the size from which a file's read index is made as soon
@@ -46,7 +49,8 @@ var readAheadFrom int64 = 8 << 20
 
 // Reading is told when the view starts reading the file, and what it
 // folds of it: a file big enough to shed much is indexed from then on, in
-// the background, so that the first read back is as quick as the next.
+// the background, folding what the view folds (Folded), so that the first
+// read back is as quick as the next.
 func (r *fileReader) Reading(h *window.Had) {
 	r.had.Store(h)
 	st, err := os.Stat(r.path)
@@ -54,7 +58,15 @@ func (r *fileReader) Reading(h *window.Had) {
 		return
 	}
 	if fo, err := r.opts.FoldOptions(); err == nil {
-		r.indexes.warm(r.path, fo)
+		r.feed.Store(r.indexes.warm(r.path, fo))
+	}
+}
+
+// Folded hands what the view folds of the file to the build of its index,
+// while there is one beside the view's read.
+func (r *fileReader) Folded(b model.Batch) {
+	if f := r.feed.Load(); f != nil {
+		f.give(b)
 	}
 }
 

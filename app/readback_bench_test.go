@@ -28,8 +28,9 @@ import (
 // near its end, a shed step in the middle (forgotten, read back by its
 // number) and one near the end (its content shed). It reports each read
 // (wall time), the slowest, the CPU time (user+sys) of the first and of
-// the slowest later read, how long the screen took to fold the file, and
-// the CPU time of the whole open.
+// the slowest later read, how long the screen took to fold the file, the
+// CPU time of the whole open, and the share of the records that the
+// index's build took from the screen (buildFeed) rather than decode.
 //
 // "ahead" is what the screen does: a file of readAheadFrom or more is
 // indexed as soon as the screen starts reading it. "at-first-read" is how
@@ -50,6 +51,7 @@ func BenchmarkReadBack(b *testing.B) {
 			readAheadFrom = mode.ahead
 			defer func() { readAheadFrom = was }()
 			var first, middle, end, stepMid, stepEnd, worst, firstCPU, laterCPU, screen, cpu time.Duration
+			var fed float64
 			for b.Loop() {
 				r := openReadBackScreen(b, path)
 				first += r.first
@@ -62,6 +64,7 @@ func BenchmarkReadBack(b *testing.B) {
 				laterCPU = max(laterCPU, r.laterCPU)
 				screen += r.screen
 				cpu += r.cpu
+				fed += r.fed
 			}
 			n := float64(b.N)
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / n }
@@ -75,6 +78,7 @@ func BenchmarkReadBack(b *testing.B) {
 			b.ReportMetric(float64(laterCPU.Microseconds())/1000, "worst-later-cpu-ms")
 			b.ReportMetric(ms(screen)/1000, "screen-read-s")
 			b.ReportMetric(ms(cpu)/1000, "cpu-s")
+			b.ReportMetric(fed/n, "fed-share")
 		})
 	}
 }
@@ -89,6 +93,9 @@ type readBackTimes struct {
 	items, steps       [2]time.Duration
 	firstCPU, laterCPU time.Duration
 	screen, cpu        time.Duration
+	// fed is the share of the records the index's build took from the
+	// screen rather than decode from the file.
+	fed float64
 }
 
 // openReadBackScreen is one run of BenchmarkReadBack.
@@ -171,6 +178,15 @@ func openReadBackScreen(b *testing.B, path string) readBackTimes {
 		t.laterCPU = max(t.laterCPU, d())
 	}
 	t.cpu = cpuTime() - cpu0
+	app.indexes.mu.Lock()
+	for _, x := range app.indexes.kept {
+		x.mu.Lock()
+		if x.fed+x.decoded > 0 {
+			t.fed = float64(x.fed) / float64(x.fed+x.decoded)
+		}
+		x.mu.Unlock()
+	}
+	app.indexes.mu.Unlock()
 	return t
 }
 

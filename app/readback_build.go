@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/model"
@@ -25,6 +26,9 @@ type indexBuild struct {
 	stop     chan struct{} // closed (halt) to stop the build
 	stopping sync.Once
 	done     chan struct{} // closed when the build ended
+	// fed and decoded count the records the build took from the screen
+	// and those it decoded from the file.
+	fed, decoded atomic.Int64
 	// Once done: the index, or why there is none (its file then closed).
 	err        error
 	log        *indexedLog
@@ -51,8 +55,10 @@ type stretch struct {
 	err  error
 }
 
-// run indexes the file at path and folds its timeline, from the start.
-func (b *indexBuild) run(path string, fo fold.Options) {
+// run indexes the file at path and folds its timeline, from the start,
+// taking the records the screen folds from feed where it gives them (feed
+// may be nil).
+func (b *indexBuild) run(path string, fo fold.Options, feed *buildFeed) {
 	defer close(b.done)
 	log, ixr, done, err := openIndexed(path)
 	if err != nil {
@@ -68,7 +74,10 @@ func (b *indexBuild) run(path string, fo fold.Options) {
 	}
 	tl.ReadBackOnly()
 	ahead := make(chan stretch, buildAhead)
-	go b.decode(log, ixr, done, ahead)
+	go b.decode(log, ixr, done, feed, ahead)
+	if feed != nil {
+		defer feed.end() // (once decode, which takes from it, has ended)
+	}
 	for s := range ahead {
 		if err == nil {
 			err = s.err
@@ -103,8 +112,9 @@ func (b *indexBuild) run(path string, fo fold.Options) {
 
 // decode indexes the rest of the file and sends its records on, decoded, in
 // stretches of readIndexEvery (the timeline's own steps), until the file's
-// end or the build is stopped; it closes out when it ends.
-func (b *indexBuild) decode(log *indexedLog, ixr *sources.Indexer, done bool, out chan<- stretch) {
+// end or the build is stopped; it closes out when it ends. A stretch the
+// screen folded is taken from feed (nil for none) rather than decoded.
+func (b *indexBuild) decode(log *indexedLog, ixr *sources.Indexer, done bool, feed *buildFeed, out chan<- stretch) {
 	defer close(out)
 	send := func(s stretch) bool {
 		select {
@@ -120,7 +130,17 @@ func (b *indexBuild) decode(log *indexedLog, ixr *sources.Indexer, done bool, ou
 		for n := log.Len(); at < n; {
 			j := min(n, (at/readIndexEvery+1)*readIndexEvery)
 			if j < n || done { // a stretch cut short only at the end
-				recs, err := log.Records(at, j)
+				var recs []model.Record
+				var err error
+				if feed != nil {
+					recs = feed.take(at, j, b.stop)
+				}
+				if recs == nil {
+					recs, err = log.Records(at, j)
+					b.decoded.Add(int64(len(recs)))
+				} else {
+					b.fed.Add(int64(len(recs)))
+				}
 				if !send(stretch{i: at, recs: recs, err: err}) || err != nil {
 					return
 				}

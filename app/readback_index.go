@@ -52,6 +52,9 @@ type readIndex struct {
 	// file's first bytes and those before end, as they were.
 	end        int64
 	head, last []byte
+	// fed and decoded are how many records the build took from the screen
+	// and how many it decoded from the file (indexBuild).
+	fed, decoded int64
 }
 
 // readIndexEvery is the checkpoint spacing of a read index. At 16,384 the
@@ -106,20 +109,24 @@ func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
 
 // warm starts indexing path in the background, as use would build it, so
 // that the first read back finds it built: when path has no index yet and
-// there is room for one without letting another go.
-func (r *readIndexes) warm(path string, fo fold.Options) {
+// there is room for one without letting another go. It returns the feed
+// that the records the screen folds of path go to (nil when it started
+// nothing).
+func (r *readIndexes) warm(path string, fo fold.Options) *buildFeed {
 	r.mu.Lock()
 	if len(r.kept) >= readIndexesKept || slices.ContainsFunc(r.kept, func(x *readIndex) bool { return x.path == path }) {
 		r.mu.Unlock()
-		return
+		return nil
 	}
 	x := &readIndex{path: path}
 	r.kept = append(r.kept, x)
 	x.mu.Lock() // before r.mu goes, so that a read waits for the build
 	r.mu.Unlock()
+	defer x.mu.Unlock()
 	x.fo = fo
-	x.start()
-	x.mu.Unlock()
+	feed := newBuildFeed()
+	x.startFed(feed)
+	return feed
 }
 
 // grown reports whether the file has more than the index holds.
@@ -151,11 +158,15 @@ func (x *readIndex) rebuild() error {
 
 // start lets the index go and starts indexing the file anew, in the
 // background (indexBuild); wait takes the index when it is built.
-func (x *readIndex) start() {
+func (x *readIndex) start() { x.startFed(nil) }
+
+// startFed is start, the build taking what the screen folds from feed
+// (nil for none).
+func (x *readIndex) startFed(feed *buildFeed) {
 	x.close()
 	b := &indexBuild{stop: make(chan struct{}), done: make(chan struct{})}
 	x.building = b
-	go b.run(x.path, x.fo)
+	go b.run(x.path, x.fo, feed)
 }
 
 // wait waits for the build under way, if any, and takes its index.
@@ -170,6 +181,7 @@ func (x *readIndex) wait() error {
 		return b.err
 	}
 	x.log, x.tl, x.end, x.head, x.last = b.log, b.tl, b.end, b.head, b.last
+	x.fed, x.decoded = b.fed.Load(), b.decoded.Load()
 	return nil
 }
 

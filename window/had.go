@@ -97,13 +97,16 @@ func (h *Had) Len() int {
 	return h.from + len(h.sums)
 }
 
-// FileReader is a Reader of a file source that wants to know, once, when
-// the view starts reading the file: it is handed what the view folds of it
+// FileReader is a Reader of a file source that wants to know when the
+// view starts reading the file: it is handed what the view folds of it
 // (Had), checks what it reads back against that, and may get ready to read
-// back (index the file) before it is asked. Reading must return at once.
+// back (index the file) before it is asked; then each batch the view
+// folds, which it may fold too rather than read the file again. Both are
+// called on the view's goroutine and must return at once.
 type FileReader interface {
 	Reader
 	Reading(h *Had)
+	Folded(b model.Batch)
 }
 
 // noteHad notes what the view folds of b's source when it is a file, and
@@ -113,15 +116,19 @@ func (w *Window) noteHad(b model.Batch) {
 		return
 	}
 	h := w.had[b.Source]
+	r, _ := w.sourceReader(b.Source).(FileReader)
 	if h == nil {
 		if w.had == nil {
 			w.had = map[string]*Had{}
 		}
 		h = &Had{}
 		w.had[b.Source] = h
-		if r, ok := w.sourceReader(b.Source).(FileReader); ok {
+		if r != nil {
 			r.Reading(h)
 		}
 	}
 	h.note(b)
+	if r != nil {
+		r.Folded(b)
+	}
 }

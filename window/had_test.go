@@ -71,16 +71,18 @@ func TestHadChecksByPlace(t *testing.T) {
 	})
 }
 
-// fileReaderSpy is a FileReader that counts how often it is told.
+// fileReaderSpy is a FileReader that keeps what it is told.
 type fileReaderSpy struct {
 	Reader
-	told []*Had
+	told   []*Had
+	folded int
 }
 
-func (s *fileReaderSpy) Reading(h *Had) { s.told = append(s.told, h) }
+func (s *fileReaderSpy) Reading(h *Had)       { s.told = append(s.told, h) }
+func (s *fileReaderSpy) Folded(b model.Batch) { s.folded += len(b.Records) }
 
 // A file's reader is told once, at the file's first batch, what the view
-// folds of it; a stream's is never asked for then.
+// folds of it, and given every batch; a stream's is never asked for then.
 func TestFileReaderToldOnce(t *testing.T) {
 	spy := &fileReaderSpy{}
 	asked := map[string]int{}
@@ -94,8 +96,8 @@ func TestFileReaderToldOnce(t *testing.T) {
 	w.Read(model.Batch{Source: "run.jsonl", Records: rawRecords(1, 3, "a"), Size: 300, Read: 100})
 	w.Read(model.Batch{Source: "run.jsonl", Records: rawRecords(4, 3, "a"), Size: 300, Read: 200})
 	w.Read(model.Batch{Source: "-", Records: rawRecords(1, 3, "a")})
-	if len(spy.told) != 1 || spy.told[0].Len() != 6 {
-		t.Fatalf("the file's reader was told %d times (%v)", len(spy.told), spy.told)
+	if len(spy.told) != 1 || spy.told[0].Len() != 6 || spy.folded != 6 {
+		t.Fatalf("the file's reader was told %d times (%v), and given %d records of 6", len(spy.told), spy.told, spy.folded)
 	}
 	if asked["run.jsonl"] != 1 || asked["-"] != 0 {
 		t.Fatalf("readers asked for %v, want the file's once and the stream's not yet", asked)
