@@ -43,8 +43,9 @@ type fileReader struct {
 
 // readAheadFrom is the size from which a file's read index is made as soon
 // as the view starts reading the file, rather than at the first read back:
-// a smaller file is indexed and folded in under a tenth of a second, a
-// 126 MB one took 2.4–2.8 s.
+// a smaller file is indexed and folded in at most about 0.15 s of CPU, the
+// 126 MB log in 2.1 s (2.4–2.8 s, or more on a busy machine, when its
+// first read back waited for it). It is a variable for BenchmarkReadBack.
 var readAheadFrom int64 = 8 << 20
 
 // Reading is told when the view starts reading the file, and what it

@@ -20,9 +20,11 @@ type buildFeed struct {
 	// folded is the Seq of the last record the screen folded, given or
 	// dropped: the build waits only for records the screen has not come to.
 	folded atomic.Uint64
-	// pending are records given and not yet taken, in order (the build's
-	// goroutine alone).
+	// pending are records given and not yet taken, in order, and quiet
+	// says the screen gave nothing for feedWait: the build waits for it
+	// again only once it gives more (the build's goroutine alone).
 	pending []model.Record
+	quiet   bool
 }
 
 // feedRoom is how many of the screen's batches (1 MiB steps of the file)
@@ -31,10 +33,10 @@ type buildFeed struct {
 const feedRoom = 4
 
 // feedWait is how long the build waits for the screen to fold the records
-// it needs next, before it decodes them from the file itself: the screen
-// may have stopped reading, or read more slowly than a build from the file
-// goes.
-const feedWait = 2 * time.Second
+// it needs next, before it decodes them from the file itself, and does not
+// wait again until the screen gives more: the screen may have stopped
+// reading, or read more slowly than a build from the file goes.
+const feedWait = time.Second
 
 func newBuildFeed() *buildFeed { return &buildFeed{in: make(chan []model.Record, feedRoom)} }
 
@@ -107,6 +109,15 @@ func (f *buildFeed) take(at, j int, stop <-chan struct{}) []model.Record {
 		if len(f.in) == 0 && f.folded.Load() >= uint64(j) {
 			return nil // the screen folded them, but the build was behind
 		}
+		if f.quiet {
+			select {
+			case recs := <-f.in:
+				f.pending, f.quiet = append(f.pending, recs...), false
+				continue
+			default:
+				return nil
+			}
+		}
 		select {
 		case recs := <-f.in:
 			f.pending = append(f.pending, recs...)
@@ -115,6 +126,7 @@ func (f *buildFeed) take(at, j int, stop <-chan struct{}) []model.Record {
 			}
 			timer.Reset(feedWait)
 		case <-timer.C:
+			f.quiet = true
 			return nil
 		case <-stop:
 			return nil

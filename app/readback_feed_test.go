@@ -67,3 +67,20 @@ func TestBuildFeedTakesInOrder(t *testing.T) {
 		t.Fatal("a stopped build took records")
 	}
 }
+
+// A screen that gives nothing for feedWait is not waited for again until
+// it gives more: then its records are taken again.
+func TestBuildFeedQuietScreen(t *testing.T) {
+	stop := make(chan struct{})
+	f := newBuildFeed()
+	if f.take(0, 10, stop) != nil || !f.quiet {
+		t.Fatal("records were taken from a screen that gave none")
+	}
+	if f.take(10, 20, stop) != nil {
+		t.Fatal("records were taken from a quiet screen")
+	}
+	f.give(model.Batch{Records: seqs(21, 41)})
+	if got := f.take(20, 40, stop); len(got) != 20 || got[0].Seq != 21 || f.quiet {
+		t.Fatalf("after the quiet screen gave more, took %d records", len(got))
+	}
+}
