@@ -15,7 +15,8 @@ import (
 // each holds a timeline of about 0.3× its file.
 const readIndexesKept = 2
 
-// readIndexes keep, for the files read back from most recently, a replay
+// readIndexes keep, for the files read back from most recently (or, while
+// there is room, a big file the screen started reading: warm), a replay
 // timeline over an index of the file (readIndex).
 type readIndexes struct {
 	mu   sync.Mutex
