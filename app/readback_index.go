@@ -2,53 +2,60 @@ package app
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
 	"maps"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/agentwatch/agentwatch/fold"
 	"github.com/agentwatch/agentwatch/replay"
-	"github.com/agentwatch/agentwatch/sources"
 )
 
 // readIndexesKept is how many files' read-back indexes are kept at once:
 // each holds a timeline of about 0.3× its file.
 const readIndexesKept = 2
 
-// readIndexes keep, for the files read back from most recently, a replay
+// readIndexes keep, for the files read back from most recently (or, while
+// there is room, a big file the screen started reading: warm), a replay
 // timeline over an index of the file (readIndex).
 type readIndexes struct {
 	mu   sync.Mutex
 	kept []*readIndex // the most recently used last
 }
 
-// readIndex is a replay timeline over one file, built the first time
-// something shed is read back from it: the file indexed in one pass as a
-// replay indexes it, and folded with a checkpoint every 4096 records that
-// holds what was open then (replay.ShedForReadBack: 38 MiB, 0.3× the
-// file, for the 126 MB log). A read then folds
-// on from the last checkpoint before what it wants, a few thousand records,
-// instead of the file from its start: 2,000 items anywhere in a 126 MB
-// log in 0.15–0.25 s (0.25–0.65 s on the screen) instead of 3–4 s, once
-// the index is built (2.4–2.8 s, about what one read from the start
-// took).
+// readIndex is a replay timeline over one file: the file indexed in one
+// pass as a replay indexes it, and folded with a checkpoint every 4096
+// records that holds what was open then (replay.ShedForReadBack: 38 MiB,
+// 0.3× the file, for the 126 MB log). A read then folds on from the last
+// checkpoint before what it wants, a few thousand records, instead of the
+// file from its start: 2,000 items anywhere in a 126 MB log in 0.15–0.25 s
+// (0.25–0.65 s on the screen) instead of 3–4 s. Making it takes what a
+// read from the start took (2.4–2.8 s for the 126 MB log), so a file of
+// readAheadFrom or more is indexed as soon as the view starts reading it
+// (warm, indexBuild), beside the view's own read, and the first read back
+// finds it made; a smaller one at its first read back.
 //
 // A file that grew since is indexed again when what is wanted was not in
 // it yet; one rewritten (its first bytes, or those before where the index
-// ends, changed) or cut shorter is indexed again before any read.
+// ends, changed) or cut shorter is indexed again before any read. What a
+// read folds is checked against what the view folded (readback_check.go),
+// so a file rewritten elsewhere is caught too.
 type readIndex struct {
 	mu   sync.Mutex // one read at a time, and the index built once
 	path string
 	fo   fold.Options
-	log  *indexedLog // nil until built, and after close
-	tl   *replay.Timeline
+	// building is the build under way (nil when none is): wait takes its
+	// index.
+	building *indexBuild
+	log      *indexedLog // nil until built, and after close
+	tl       *replay.Timeline
 	// end is where the index ends in the file, and head and last the
 	// file's first bytes and those before end, as they were.
 	end        int64
 	head, last []byte
+	// fed and decoded are how many records the build took from the screen
+	// and how many it decoded from the file (indexBuild).
+	fed, decoded int64
 }
 
 // readIndexEvery is the checkpoint spacing of a read index. At 16,384 the
@@ -61,7 +68,7 @@ const readIndexEvery = 4096
 const fingerprint = 4096
 
 // use returns path's read index, locked (the caller unlocks it), built and
-// still of the file as it is.
+// still of the file as it is. A build under way (warm) is waited for.
 func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
 	r.mu.Lock()
 	var x *readIndex
@@ -90,14 +97,37 @@ func (r *readIndexes) use(path string, fo fold.Options) (*readIndex, error) {
 		}()
 	}
 	x.mu.Lock()
-	if x.log == nil || !maps.Equal(x.fo.ToolKinds, fo.ToolKinds) || !x.same() {
+	if !maps.Equal(x.fo.ToolKinds, fo.ToolKinds) || x.building == nil && (x.log == nil || !x.same()) {
 		x.fo = fo
-		if err := x.build(); err != nil {
-			x.mu.Unlock()
-			return nil, err
-		}
+		x.start()
+	}
+	if err := x.wait(); err != nil {
+		x.mu.Unlock()
+		return nil, err
 	}
 	return x, nil
+}
+
+// warm starts indexing path in the background, as use would build it, so
+// that the first read back finds it built: when path has no index yet and
+// there is room for one without letting another go. It returns the feed
+// that the records the screen folds of path go to (nil when it started
+// nothing).
+func (r *readIndexes) warm(path string, fo fold.Options) *buildFeed {
+	r.mu.Lock()
+	if len(r.kept) >= readIndexesKept || slices.ContainsFunc(r.kept, func(x *readIndex) bool { return x.path == path }) {
+		r.mu.Unlock()
+		return nil
+	}
+	x := &readIndex{path: path}
+	r.kept = append(r.kept, x)
+	x.mu.Lock() // before r.mu goes, so that a read waits for the build
+	r.mu.Unlock()
+	defer x.mu.Unlock()
+	x.fo = fo
+	feed := newBuildFeed()
+	x.startFed(feed)
+	return feed
 }
 
 // grown reports whether the file has more than the index holds.
@@ -121,48 +151,51 @@ func (x *readIndex) same() bool {
 	return err1 == nil && err2 == nil && bytes.Equal(head, x.head) && bytes.Equal(last, x.last)
 }
 
-// build indexes the file and folds its timeline, from the start.
-func (x *readIndex) build() error {
+// rebuild indexes the file again and waits for it.
+func (x *readIndex) rebuild() error {
+	x.start()
+	return x.wait()
+}
+
+// start lets the index go and starts indexing the file anew, in the
+// background (indexBuild); wait takes the index when it is built.
+func (x *readIndex) start() { x.startFed(nil) }
+
+// startFed is start, the build taking what the screen folds from feed
+// (nil for none).
+func (x *readIndex) startFed(feed *buildFeed) {
 	x.close()
-	log, ixr, done, err := openIndexed(x.path)
-	if err != nil {
-		return err
+	b := &indexBuild{stop: make(chan struct{}), done: make(chan struct{})}
+	x.building = b
+	go b.run(x.path, x.fo, feed)
+}
+
+// wait waits for the build under way, if any, and takes its index.
+func (x *readIndex) wait() error {
+	b := x.building
+	if b == nil {
+		return nil
 	}
-	tl, err := replay.NewTimeline(log, x.fo, readIndexEvery)
-	if err == nil {
-		tl.ReadBackOnly()
+	<-b.done
+	x.building = nil
+	if b.err != nil {
+		return b.err
 	}
-	for err == nil && !done {
-		var ix sources.Index
-		ix, err = ixr.Next(1 << 16)
-		done = errors.Is(err, io.EOF)
-		if err != nil && !done {
-			break
-		}
-		err = nil
-		log.set(ix)
-		_, err = tl.Extend(ix.Len())
-	}
-	if err != nil {
-		log.file.Close()
-		return fmt.Errorf("read %s: %w", x.path, err)
-	}
-	tl.Release() // a changed file is indexed anew
-	x.log, x.tl = log, tl
-	x.end = log.index().End()
-	n := int(min(x.end, fingerprint))
-	if x.head, err = readAt(log.file, 0, n); err == nil {
-		x.last, err = readAt(log.file, x.end-int64(n), n)
-	}
-	if err != nil {
-		x.close()
-		return fmt.Errorf("read %s: %w", x.path, err)
-	}
+	x.log, x.tl, x.end, x.head, x.last = b.log, b.tl, b.end, b.head, b.last
+	x.fed, x.decoded = b.fed.Load(), b.decoded.Load()
 	return nil
 }
 
-// close lets the index go and closes its file.
+// close lets the index go and closes its file, stopping a build under way.
 func (x *readIndex) close() {
+	if b := x.building; b != nil {
+		b.halt()
+		<-b.done
+		if b.err == nil {
+			b.log.file.Close()
+		}
+		x.building = nil
+	}
 	if x.log != nil {
 		x.log.file.Close()
 	}

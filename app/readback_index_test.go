@@ -166,3 +166,94 @@ func TestReadIndexBadInput(t *testing.T) {
 		t.Fatalf("step 4 read back: %v, %v", s, err)
 	}
 }
+
+// A file of readAheadFrom or more is indexed as soon as the view starts
+// reading it, in the background, so that its first read back finds the
+// index made; a smaller file is indexed at its first read back, and one
+// more than the indexes kept never lets another's index go for it.
+func TestReadIndexMadeAhead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, events int) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, loggen.Generate(events, 3), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	small, big := write("small.jsonl", 2_000), write("big.jsonl", 60_000)
+	if st, _ := os.Stat(big); st.Size() < readAheadFrom {
+		t.Fatalf("the big log is %d bytes, under %d", st.Size(), readAheadFrom)
+	}
+	a := New(&Options{})
+	readers := a.fileReaders(func(s string) string { return s })
+	building := func(path string) (kept, made bool) {
+		a.indexes.mu.Lock()
+		defer a.indexes.mu.Unlock()
+		for _, x := range a.indexes.kept {
+			if x.path == path {
+				x.mu.Lock()
+				defer x.mu.Unlock()
+				return true, x.building != nil || x.log != nil
+			}
+		}
+		return false, false
+	}
+	tell := func(path string) {
+		r, ok := readers(path).(window.FileReader)
+		if !ok {
+			t.Fatalf("the reader of %s is told nothing of the view", path)
+		}
+		r.Reading(&window.Had{})
+	}
+
+	tell(small)
+	if kept, _ := building(small); kept {
+		t.Error("a small file is indexed before anything is read back")
+	}
+	tell(big)
+	if kept, made := building(big); !kept || !made {
+		t.Fatalf("a big file is not indexed as the view starts reading it (kept %v, indexing %v)", kept, made)
+	}
+	x, err := a.indexes.use(big, fold.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := x.tl
+	x.mu.Unlock()
+	if tl == nil || tl.Len() == 0 {
+		t.Fatal("the index made ahead is empty")
+	}
+	if indexOf(t, a, big) != tl {
+		t.Error("the index made ahead was made again for a read")
+	}
+
+	// The indexes kept are full: a third file waits for its first read.
+	other := write("other.jsonl", 60_000)
+	indexOf(t, a, small)
+	tell(other)
+	if kept, _ := building(other); kept {
+		t.Error("a file made ahead let another file's index go")
+	}
+}
+
+// An index let go while it is being made (another file's took its place,
+// or the file changed) stops being made, and a read after makes it anew.
+func TestReadIndexStoppedWhileMade(t *testing.T) {
+	path, whole := readItemsLog(t, 60_000, 4)
+	a := New(&Options{})
+	a.indexes.warm(path, fold.Options{})
+	x := a.indexes.kept[0]
+	x.mu.Lock()
+	b := x.building
+	x.close()
+	x.mu.Unlock()
+	if b == nil {
+		t.Fatal("nothing was being made")
+	}
+	<-b.done // (close waited for it)
+	got, err := itemsOnly(itemReader(a, func(s string) string { return s })(path))(window.ItemsWanted{Source: path, Thread: whole.ID, Step: -1, Max: 100, From: 1000, To: 1100})
+	if err != nil || len(got) != 100 {
+		t.Fatalf("after the index made ahead was stopped: %d items, %v", len(got), err)
+	}
+	sameItems(t, got, whole.Fold)
+}

@@ -26,6 +26,18 @@ const itemsBatch = 256
 // It is safe to call while another goroutine extends the timeline or
 // seeks.
 func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item, []*model.Step, int, error) {
+	return t.ItemsChecked(k, src, id, from, to, nil)
+}
+
+// Check is told the records a read back folds, those from position at on,
+// before it folds them; an error stops the read with it. A read back
+// from a file checks them against what the view folded.
+type Check func(at int, recs []model.Record) error
+
+// ItemsChecked is Items, handing every record it folds to check first
+// (nil checks nothing). The items it returns are made of those records
+// alone: every item wanted is made after the checkpoint it folds on from.
+func (t *Timeline) ItemsChecked(k int, src, id string, from, to uint64, check Check) ([]*model.Item, []*model.Step, int, error) {
 	if from < 1 || to <= from {
 		return nil, nil, 0, fmt.Errorf("timeline: items %d to %d: want 1 ≤ from < to", from, to)
 	}
@@ -43,6 +55,11 @@ func (t *Timeline) Items(k int, src, id string, from, to uint64) ([]*model.Item,
 		recs, err := t.src.Records(at, j)
 		if err != nil {
 			return nil, nil, 0, fmt.Errorf("timeline: records %d–%d: %w", at, j, err)
+		}
+		if check != nil {
+			if err := check(at, recs); err != nil {
+				return nil, nil, 0, err
+			}
 		}
 		ts.Apply(source, recs...)
 		at = j

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/agentwatch/agentwatch/fold"
@@ -95,5 +96,53 @@ func TestTimelineItems(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// ItemsChecked hands its check every record it folds, in order and
+// without a gap, up to where it stopped, before folding them; an error of
+// the check is the read's.
+func TestTimelineItemsChecked(t *testing.T) {
+	reads := 0
+	for name, recs := range seekFixtures(t) {
+		tl := modeTimeline(t, recs, 3, timelineModes[0])
+		last := foldRecs(recs).List()
+		th := last[len(last)-1]
+		made := th.Fold.ItemsMade()
+		if made < 4 {
+			continue
+		}
+		from := made - 2
+		next := -1
+		var first int
+		items, _, j, err := tl.ItemsChecked(len(recs), th.Source, th.ID, from, made+1, func(at int, got []model.Record) error {
+			if next >= 0 && at != next {
+				t.Fatalf("%s: records checked from %d after ending at %d", name, at, next)
+			}
+			if next < 0 {
+				first = at
+			}
+			for i := range got {
+				if got[i].Seq != recs[at+i].Seq {
+					t.Fatalf("%s: record %d checked as position %d", name, got[i].Seq, at+i)
+				}
+			}
+			next = at + len(got)
+			return nil
+		})
+		if err != nil || len(items) == 0 {
+			t.Fatalf("%s: %d items, %v", name, len(items), err)
+		}
+		if next != j || first > j {
+			t.Fatalf("%s: records %d to %d checked, the read folded to %d", name, first, next, j)
+		}
+		reads++
+		stop := errors.New("changed")
+		if _, _, _, err := tl.ItemsChecked(len(recs), th.Source, th.ID, from, made+1, func(int, []model.Record) error { return stop }); !errors.Is(err, stop) {
+			t.Fatalf("%s: a check that fails: %v", name, err)
+		}
+	}
+	if reads == 0 {
+		t.Fatal("no fixture has items to read back: the test tests nothing")
 	}
 }

@@ -25,11 +25,12 @@ type foldedTo struct {
 	known, restarted bool
 }
 
-// Read notes that b was read and folded: how far its source is read, and
-// how far the threads fold it.
+// Read notes that b was read and folded: how far its source is read, how
+// far the threads fold it, and what they folded of a file (had.go).
 func (w *Window) Read(b model.Batch) {
 	w.noteProgress(b)
 	w.noteFolded(b)
+	w.noteHad(b)
 }
 
 // IsFile reports whether source was seen to be a file: a batch of it said

@@ -34,17 +34,26 @@ func (w *Window) reader(at At) Reader {
 	if at.Replay != nil {
 		return at.Replay
 	}
-	if at.Thread == nil || w.opts.Reader == nil {
+	if at.Thread == nil {
 		return nil
 	}
-	if r, ok := w.readers[at.Thread.Source]; ok {
+	return w.sourceReader(at.Thread.Source)
+}
+
+// sourceReader is how what the window let go of source is read back (nil
+// when it cannot be), asked of Options.Reader once.
+func (w *Window) sourceReader(source string) Reader {
+	if w.opts.Reader == nil {
+		return nil
+	}
+	if r, ok := w.readers[source]; ok {
 		return r
 	}
 	if w.readers == nil {
 		w.readers = map[string]Reader{}
 	}
-	r := w.opts.Reader(at.Thread.Source)
-	w.readers[at.Thread.Source] = r
+	r := w.opts.Reader(source)
+	w.readers[source] = r
 	return r
 }
 

@@ -72,7 +72,8 @@ type Options struct {
 	Keep fold.Keep
 	// Reader is how a source's shed items and steps are read back, nil
 	// when the source is not a file (what was shed is gone). It is asked
-	// once per source.
+	// once per source: for a file, when its first batch is read (a
+	// FileReader is then told what the view folds of it).
 	Reader func(source string) Reader
 	// Recording is the file a live agent's session is recorded to
 	// (--record; "" for none): what the view lets go of the session is
@@ -97,6 +98,8 @@ type Window struct {
 	// items were shed (rows.go), readers how each source's are read back.
 	views   map[viewKey]*view
 	readers map[string]Reader
+	// had is what the view folded of each file source (had.go).
+	had map[string]*Had
 	// forgotten is each fold's steps as last given, stand-ins for those it
 	// forgot first, and standIn the last of those made a step of its own,
 	// of the fold standInOf (steps.go).
