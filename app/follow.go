@@ -57,12 +57,16 @@ func tailStatuses(events <-chan sources.TailEvent) <-chan string {
 }
 
 // tailStatus says a tail event in the words of the title bar: only that
-// the file is not there yet. Whether the file is live is the screen's to
-// say, from what it holds; that it started over, too, from the batch that
-// says so (model.Batch.Restart), until content comes after it.
+// the file is not there yet, or cannot be opened. Whether the file is
+// live is the screen's to say, from what it holds; that it started over,
+// too, from the batch that says so (model.Batch.Restart), until content
+// comes after it.
 func tailStatus(ev sources.TailEvent) string {
-	if ev == sources.TailWaiting {
+	switch ev {
+	case sources.TailWaiting:
 		return "waiting for the file"
+	case sources.TailUnopened:
+		return "cannot open the file; trying again when it changes"
 	}
 	return ""
 }
