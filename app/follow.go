@@ -2,8 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"strconv"
 	"time"
+
+	"github.com/agentwatch/agentwatch/internal/sanitize"
 
 	"github.com/agentwatch/agentwatch/model"
 
@@ -53,12 +57,16 @@ func tailStatuses(events <-chan sources.TailEvent) <-chan string {
 }
 
 // tailStatus says a tail event in the words of the title bar: only that
-// the file is not there yet. Whether the file is live is the screen's to
-// say, from what it holds; that it started over, too, from the batch that
-// says so (model.Batch.Restart), until content comes after it.
+// the file is not there yet, or cannot be opened. Whether the file is
+// live is the screen's to say, from what it holds; that it started over,
+// too, from the batch that says so (model.Batch.Restart), until content
+// comes after it.
 func tailStatus(ev sources.TailEvent) string {
-	if ev == sources.TailWaiting {
+	switch ev {
+	case sources.TailWaiting:
 		return "waiting for the file"
+	case sources.TailUnopened:
+		return "cannot open the file; trying again when it changes"
 	}
 	return ""
 }
@@ -90,7 +98,7 @@ func (a *App) FollowFolder(ctx context.Context, src *Source) error {
 	if opts.screen() && !opts.Plain {
 		states = agentStates(ctx, src.agents, src.projects.paths, time.Now, agentsEvery)
 	}
-	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events), true, nil, src.projects.project, states, open)
+	return a.watch(ctx, src.Arg, liveOTLP(ctx, opts, batches), folderStatus(events, a.headlessWarnings()), true, nil, src.projects.project, states, open)
 }
 
 // folderOptions are how the folder src is followed: its files there when
@@ -102,12 +110,16 @@ func (a *App) folderOptions(src *Source) sources.FolderOptions {
 }
 
 // folderStatus says how a followed folder is doing, in the words of the
-// title bar: how many logs are followed and skipped, and the latest note.
-func folderStatus(events <-chan sources.FolderEvent) <-chan string {
+// title bar: how many logs are followed and skipped, how many cannot be
+// opened now and why, and the latest note. warn, when not nil (no screen
+// shows the title bar), is told of each file that cannot be opened.
+func folderStatus(events <-chan sources.FolderEvent, warn io.Writer) <-chan string {
 	status := make(chan string, 8)
 	go func() {
 		defer close(status)
 		followed, skipped, note := 0, 0, ""
+		unopened := map[string]string{} // why, by path
+		why := ""
 		take := func(ev sources.FolderEvent) {
 			switch {
 			case ev.Added:
@@ -116,6 +128,17 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 				skipped++
 			case ev.Err != nil:
 				note = "cannot list: " + ev.Err.Error()
+			case ev.Event == sources.TailUnopened:
+				why = "cannot open"
+				if ev.Unopened != nil {
+					why = errCause(ev.Unopened)
+				}
+				unopened[ev.Path] = why
+				if warn != nil {
+					fmt.Fprintln(warn, "agentwatch:", sanitize.Plain(fmt.Sprintf("cannot open %s: %s; it is tried again when it changes", ev.Path, why)))
+				}
+			case ev.Event == sources.TailFollowing:
+				delete(unopened, ev.Path)
 			}
 		}
 		// A folder of a thousand logs starts with a thousand events: what
@@ -138,6 +161,9 @@ func folderStatus(events <-chan sources.FolderEvent) <-chan string {
 			if skipped > 0 {
 				text += " · " + strconv.Itoa(skipped) + " skipped"
 			}
+			if len(unopened) > 0 {
+				text += " · " + strconv.Itoa(len(unopened)) + " cannot be opened: " + why
+			}
 			if note != "" {
 				text += " · " + note
 				note = ""
@@ -155,4 +181,14 @@ func Plural(n int, one string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + one + "s"
+}
+
+// headlessWarnings is where a followed folder's warnings go when no
+// screen shows them: standard error, for --plain and output that is not
+// a terminal; nil on the screen, whose title bar says them.
+func (a *App) headlessWarnings() io.Writer {
+	if a.Plain || !a.screen() {
+		return a.Stderr
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -160,48 +161,106 @@ func (s *resumeStore) has(path string) bool {
 
 // load returns the threads and the tail start a screen of the log at path
 // takes up from, when a resume point of it is kept and the file still
-// begins with what was folded. Any fault (none kept, another version, a
-// file rewritten, a resume point unreadable, or one no save of this log
-// could have written: its offset not just past a record, its size or
-// its record numbers beyond what the log allows) gives ok false: the log
-// is then read from its start, as if nothing had been kept.
+// begins with what was folded; ok false otherwise (take says why).
 func (s *resumeStore) load(path string, opts *Options, fo fold.Options) (ts *fold.Threads, from *sources.TailStart, ok bool) {
+	ts, from, err := s.take(path, opts, fo)
+	return ts, from, err == nil
+}
+
+// errResumeStale says that no resume point of this log is kept, or one
+// kept for another build, version, --tool-kinds file or content of the
+// log: nothing is wrong, and the log is read from its start.
+var errResumeStale = errors.New("no resume point for this log as it is")
+
+// take is load with the reason a point is not taken up: errResumeStale
+// when none fits (nothing to tell), else the fault of a point no save of
+// this log could have written (damaged, or forged): unreadable, its
+// offset not just past a record, its size, record numbers or steps beyond
+// what the log allows. The log is then read from its start, as if
+// nothing had been kept.
+func (s *resumeStore) take(path string, opts *Options, fo fold.Options) (*fold.Threads, *sources.TailStart, error) {
 	if s == nil {
-		return nil, nil, false
+		return nil, nil, errResumeStale
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, errResumeStale
 	}
 	log, err := os.Stat(abs)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, errResumeStale
 	}
 	kept, err := os.Stat(s.file(abs))
-	if err != nil || kept.Size() > resumeLimit(log.Size()) {
-		return nil, nil, false // bigger than a save of this log writes
+	if err != nil {
+		return nil, nil, errResumeStale
+	}
+	if kept.Size() > resumeLimit(log.Size()) {
+		return nil, nil, fmt.Errorf("%d bytes, more than a save of this log writes", kept.Size())
 	}
 	b, err := os.ReadFile(s.file(abs))
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, errResumeStale
 	}
 	var p resumePoint
-	if err := json.Unmarshal(b, &p); err != nil || p.Version != resumeVersion || p.Path != abs || p.ToolKinds != toolKindsDigest(opts) || p.Build != buildID() {
-		return nil, nil, false
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, nil, errors.New("not a resume point")
+	}
+	if p.Version != resumeVersion || p.Path != abs || p.ToolKinds != toolKindsDigest(opts) || p.Build != buildID() {
+		return nil, nil, errResumeStale
 	}
 	now, err := sources.TailStartAt(abs, p.Offset, p.Seq)
-	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) || !numbered(p) {
-		return nil, nil, false
+	if p.Offset <= 0 || errors.Is(err, sources.ErrNotAfterRecord) || err == nil && !numbered(p) {
+		return nil, nil, fmt.Errorf("byte %d, record %d: no place a save of this log stops at", p.Offset, p.Seq)
+	}
+	if err != nil || !bytes.Equal(now.Head, p.Head) || !bytes.Equal(now.Mark, p.Mark) {
+		return nil, nil, errResumeStale // the log was rewritten
 	}
 	snap, one := asSource(p.Threads, path)
 	if !one {
-		return nil, nil, false
+		return nil, nil, errors.New("threads of several logs")
 	}
-	ts, err = fold.RestoreThreads(snap, fo)
+	ts, err := fold.RestoreThreads(snap, fo)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, err
 	}
-	return ts, &now, true
+	if err := plausible(ts, p); err != nil {
+		return nil, nil, err
+	}
+	return ts, &now, nil
+}
+
+// minStepBytes is the fewest bytes of a log a step is made from: a tool
+// call's id and name, in JSON.
+const minStepBytes = 8
+
+// plausible tells whether ts, restored from p, can be a fold of the
+// log's bytes before p.Offset: it holds no more records than p.Seq, no
+// more steps or items than those bytes can make, and a sketch of every
+// step it forgot. A screen draws a place for each step a fold made, so a
+// fold that claims a trillion forgotten steps would hold the screen for
+// ever.
+func plausible(ts *fold.Threads, p resumePoint) error {
+	var records uint64
+	for _, th := range ts.List() {
+		if th.Records < 0 {
+			return fmt.Errorf("thread %q: %d records", th.ID, th.Records)
+		}
+		records += uint64(th.Records)
+		f := th.Fold
+		if steps := int64(f.StepCount()); steps < 0 || steps > p.Offset/minStepBytes {
+			return fmt.Errorf("thread %q: %d steps from %d bytes", th.ID, steps, p.Offset)
+		}
+		if base := f.StepBase(); base > 0 && f.ForgottenStep(base-1) == nil {
+			return fmt.Errorf("thread %q: %d forgotten steps without their sketches", th.ID, base)
+		}
+		if items := f.ItemsMade(); items > uint64(p.Offset) {
+			return fmt.Errorf("thread %q: %d items from %d bytes", th.ID, items, p.Offset)
+		}
+	}
+	if records > p.Seq {
+		return fmt.Errorf("%d records in its threads, %d read", records, p.Seq)
+	}
+	return nil
 }
 
 // numbered tells whether p's record numbers can be those of a fold of

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -56,6 +57,43 @@ var reopenLayouts = []reopenLayout{
 			}
 		}},
 	{"closed array", loggen.ToArray, nil},
+	{"recorded", func(b []byte) []byte { return recorded(b, false) }, nil},
+	{"recorded and closed", func(b []byte) []byte { return recorded(b, true) }, nil},
+}
+
+// recorded is the log of events (JSON Lines) as --record writes it: "[",
+// the events separated by ",\n", and "]" once the recording ends (closed).
+func recorded(jsonl []byte, closed bool) []byte {
+	recs, err := sources.ReadAll(bytes.NewReader(jsonl))
+	if err != nil {
+		panic(err)
+	}
+	dir, err := os.MkdirTemp("", "recorded")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "rec.json")
+	rec, err := sources.CreateRecorder(path, false)
+	if err != nil {
+		panic(err)
+	}
+	if err := rec.Write(recs...); err != nil {
+		panic(err)
+	}
+	if closed {
+		if err := rec.Close(); err != nil {
+			panic(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	if !closed {
+		rec.Close()
+	}
+	return b
 }
 
 func appendTo(t *testing.T, path string, b []byte) {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -74,10 +75,15 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 		defer close(out)
 		var ts *fold.Threads
 		var from *sources.TailStart
+		note := ""
 		if rv.load && rv.store.has(path) {
 			status <- "taking up where the last screen of this log left off…"
 			if fo, err := opts.FoldOptions(); err == nil {
-				ts, from, _ = rv.store.load(path, opts, fo)
+				var err error
+				ts, from, err = rv.store.take(path, opts, fo)
+				if err != nil && !errors.Is(err, errResumeStale) {
+					note = sanitize.Plain("read from the start: the kept resume point is damaged (" + err.Error() + ")")
+				}
 			}
 		}
 		rv.taken <- ts
@@ -88,7 +94,6 @@ func (rv *resumeView) follow(ctx context.Context, opts *Options, path string) (<
 			return
 		}
 		batches, events := sources.TailBatches(ctx, path, sources.TailOptions{From: from})
-		note := ""
 		if from != nil {
 			note = fmt.Sprintf("taken up at %.0f MB", float64(from.Offset)/1e6)
 		}

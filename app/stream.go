@@ -53,7 +53,7 @@ func (a *App) OpenStream(ctx context.Context, src *Source, co sources.ConnectOpt
 		st.Batches, st.Status = wholeStream(src)
 	case KindFolder:
 		batches, events := sources.FollowFolder(ctx, src.followed(), a.folderOptions(src))
-		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events)
+		st.Batches, st.Status = liveOTLP(ctx, opts, batches), folderStatus(events, nil)
 	case KindMessages:
 		st.Batches, st.Status = wholeStream(src)
 	case KindStdin:

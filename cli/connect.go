@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -19,6 +20,7 @@ func newConnectCommand(a *app.App) *cobra.Command {
 	opts := a.Options
 	var input, thread, message string
 	var headers []string
+	var idle time.Duration
 	cmd := &cobra.Command{
 		Use:   "connect URL",
 		Short: "Run an AG-UI agent over HTTP and watch its event stream",
@@ -37,10 +39,17 @@ since it would carry the headers and the input there.
 An error page the endpoint answers with is quoted cleaned (no escape
 sequences or control characters) and cut short.
 
+Until the first event comes, the title bar says the stream is waiting for
+it. Without the screen (--plain, or output that is not a terminal), an
+endpoint that sends nothing, not even a keep-alive, for --idle-timeout
+(default 5m; 0 waits for ever) breaks the stream; the screen waits, and
+says how long the stream has been quiet.
+
 Exit status: 0 when the stream ends between events (or you quit); 2 when
 the endpoint cannot be reached or refuses the run, and when the stream
-breaks (the connection lost, or closed in the middle of an event): what
-arrived before is still shown, and recorded with --record.`,
+breaks (the connection lost, closed in the middle of an event, or silent
+past --idle-timeout): what arrived before is still shown, and recorded
+with --record.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			body := sources.RunInput(thread, message)
@@ -57,13 +66,17 @@ arrived before is still shown, and recorded with --record.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			return a.Connect(ctx, args[0], sources.ConnectOptions{Input: body, Headers: hs})
+			if idle < 0 {
+				return app.BadInput(fmt.Errorf("--idle-timeout %v: want a duration of 0 or more (0 waits for ever)", idle))
+			}
+			return a.Connect(ctx, args[0], sources.ConnectOptions{Input: body, Headers: hs, IdleTimeout: idle})
 		},
 	}
 	cmd.Flags().StringVar(&input, "input", "", "RunAgentInput JSON file to POST")
 	cmd.Flags().StringVar(&thread, "thread", "", "thread id for a built input (default: a new one)")
 	cmd.Flags().StringVar(&message, "message", "", "user message for a built input")
 	cmd.Flags().StringArrayVar(&headers, "header", nil, "request header NAME:VALUE (repeatable)")
+	cmd.Flags().DurationVar(&idle, "idle-timeout", app.DefaultConnectIdleTimeout, "without the screen, fail when the endpoint sends nothing for this long (0: wait for ever)")
 	liveFlags(cmd, opts)
 	return cmd
 }

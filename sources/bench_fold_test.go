@@ -27,6 +27,13 @@ var benchLogs = sync.OnceValues(func() ([]byte, []byte) {
 	return jsonl, loggen.ToArray(jsonl)
 })
 
+// benchOneLine is the array of benchLogs on one line, as a program that
+// writes its events' array at once leaves it: `[{…},{…},…]`, no newline.
+var benchOneLine = sync.OnceValue(func() []byte {
+	_, array := benchLogs()
+	return bytes.ReplaceAll(array, []byte{'\n'}, nil)
+})
+
 // readFold reads log to its end and folds every record; it returns the
 // fold and the number of records.
 func readFold(tb testing.TB, log []byte, batch []model.Record) (*fold.Fold, int) {
@@ -60,7 +67,7 @@ func BenchmarkReadDecodeFold(b *testing.B) {
 	for _, form := range []struct {
 		name string
 		log  []byte
-	}{{"jsonl", jsonl}, {"array", array}} {
+	}{{"jsonl", jsonl}, {"array", array}, {"one-line-array", benchOneLine()}} {
 		b.Run(form.name, func(b *testing.B) {
 			b.SetBytes(int64(len(form.log)))
 			b.ReportAllocs()
@@ -89,7 +96,7 @@ func BenchmarkReadDecodeFoldPipelined(b *testing.B) {
 	for _, form := range []struct {
 		name string
 		log  []byte
-	}{{"jsonl", jsonl}, {"array", array}} {
+	}{{"jsonl", jsonl}, {"array", array}, {"one-line-array", benchOneLine()}} {
 		b.Run(form.name, func(b *testing.B) {
 			b.SetBytes(int64(len(form.log)))
 			b.ReportAllocs()

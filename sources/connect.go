@@ -45,7 +45,17 @@ type ConnectOptions struct {
 	// DefaultConnectMaxEventBytes. A larger frame becomes an Unreadable
 	// record (see Connect).
 	MaxEventBytes int64
+	// IdleTimeout ends a stream that sends no byte for this long (an
+	// SSE comment, a keep-alive, counts) with an error that says so; 0
+	// waits for ever. A server that answers with its headers and then
+	// nothing would otherwise hold a headless connect until it is
+	// interrupted.
+	IdleTimeout time.Duration
 }
+
+// ErrIdle is why a stream that sent nothing for ConnectOptions.IdleTimeout
+// ended.
+var ErrIdle = errors.New("the endpoint sent nothing")
 
 // defaultClient is the Client Connect uses when none is given.
 var defaultClient = func() *http.Client {
@@ -129,7 +139,8 @@ func newID() string {
 //     by ctx or by the close func is "stream stopped after N events: …";
 //     both wrap the underlying error, and Next keeps returning it.
 func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, func() error, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(nil) }
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(opts.Input))
 	if err != nil {
 		cancel()
@@ -172,7 +183,11 @@ func Connect(ctx context.Context, url string, opts ConnectOptions) (*Reader, fun
 		return fail("HTTP %s: response content type is %q, want text/event-stream", status, peerText(ct))
 	}
 
-	body := &streamBody{in: resp.Body, ctx: ctx}
+	var in io.Reader = resp.Body
+	if opts.IdleTimeout > 0 {
+		in = newIdleBody(resp.Body, opts.IdleTimeout, cancelCause)
+	}
+	body := &streamBody{in: in, ctx: ctx}
 	r := NewReaderFormat(body, FormatSSE)
 	r.MaxEventBytes = opts.MaxEventBytes
 	if r.MaxEventBytes <= 0 {
@@ -236,6 +251,10 @@ func (s *streamBody) Read(p []byte) (int, error) {
 	if err == nil || err == io.EOF {
 		return n, err
 	}
+	cause := context.Cause(s.ctx)
+	if errors.Is(cause, ErrIdle) {
+		return n, &streamError{r: s.r, err: cause}
+	}
 	if cerr := s.ctx.Err(); cerr != nil {
 		err = cerr
 	}
@@ -266,3 +285,31 @@ func (e *streamError) Error() string {
 }
 
 func (e *streamError) Unwrap() error { return e.err }
+
+// idleBody is a response body that ends the request (through stop, with
+// ErrIdle as the cause) when no byte came for idle: the pending read then
+// fails, as a connection closed by ctx does.
+type idleBody struct {
+	in    io.Reader
+	idle  time.Duration
+	timer *time.Timer
+}
+
+func newIdleBody(in io.Reader, idle time.Duration, stop context.CancelCauseFunc) *idleBody {
+	b := &idleBody{in: in, idle: idle}
+	b.timer = time.AfterFunc(idle, func() {
+		stop(fmt.Errorf("%w for %v: no event and no keep-alive came", ErrIdle, idle))
+	})
+	return b
+}
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	n, err := b.in.Read(p)
+	if n > 0 {
+		b.timer.Reset(b.idle)
+	}
+	if err != nil {
+		b.timer.Stop()
+	}
+	return n, err
+}

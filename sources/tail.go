@@ -26,6 +26,10 @@ const (
 	// TailRotated: the path now names a new file (rotation, delete + re-create,
 	// rename over); the old file was read to its end and the new one opened.
 	TailRotated
+	// TailUnopened: the file is there but could not be opened (too many
+	// files open, no permission); it is tried again at each change and
+	// poll, and TailFollowing says when it opened.
+	TailUnopened
 )
 
 func (e TailEvent) String() string {
@@ -38,6 +42,8 @@ func (e TailEvent) String() string {
 		return "truncated"
 	case TailRotated:
 		return "rotated"
+	case TailUnopened:
+		return "cannot open"
 	}
 	return "unknown"
 }
@@ -245,6 +251,15 @@ type tailer struct {
 	// from is where the first file opened is taken up (opts.From), until
 	// it is opened.
 	from *TailStart
+	// budget, for a folder's tail, bounds the files its tails hold open
+	// (folder_open.go): holding says t has a place, starved that it waits
+	// for one; parked is the file t read to its end and closed.
+	budget           *openBudget
+	holding, starved bool
+	parked           os.FileInfo
+	// unopened is why the file could not be opened when TailUnopened was
+	// reported (nil once it opened).
+	unopened error
 	// ready are batches cut off by a restart, to send before pending: the
 	// records read before it, then an empty batch that marks the restart.
 	ready []tailBatch
@@ -288,6 +303,7 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 		if t.f != nil {
 			t.f.Close()
 		}
+		t.give()
 	}()
 
 	var notify <-chan fsnotify.Event
@@ -371,6 +387,9 @@ func runTail[B, E any](ctx context.Context, t *tailer, out chan<- B, events chan
 			t.evq = t.evq[1:]
 		case <-flush.C:
 			flushArmed = false
+		case t.waitPlace() <- struct{}{}:
+			t.tookPlace()
+			t.check()
 		case _, ok := <-wake:
 			if !ok {
 				wake = nil

@@ -24,6 +24,10 @@ var tailNow = func() chan struct{} {
 // content, a writer that moved to it had written its last to the old file
 // already, and the old file read to its end has all of it.
 func (t *tailer) check() {
+	defer t.park()
+	if t.f == nil && t.parked != nil && !t.unpark() {
+		return
+	}
 	if t.f == nil {
 		t.open(false)
 		return
@@ -96,15 +100,17 @@ func (t *tailer) truncated() {
 
 // open opens the file by path, reporting what happened.
 func (t *tailer) open(rotated bool) {
+	if !t.take() {
+		return // it waits for a place, and looks again once it has one
+	}
 	f, err := os.Open(t.path)
 	if err != nil {
-		if !t.waiting {
-			t.waiting = true
-			t.event(TailWaiting)
-		}
+		t.give()
+		t.cannotOpen(err)
 		return
 	}
 	t.f = f
+	t.unopened = nil
 	if st, err := f.Stat(); err == nil {
 		t.size = st.Size()
 		if !t.opened && !t.waiting && !rotated {
@@ -137,6 +143,7 @@ func (t *tailer) finish() {
 	t.f.Close()
 	t.f = nil
 	t.detached = false
+	t.give()
 }
 
 // restart resets the parse state to the top of the current file.
@@ -153,4 +160,20 @@ func (t *tailer) restart() {
 // rewritten tells whether the file's first bytes are no longer those read.
 func (t *tailer) rewritten() bool {
 	return len(t.head) > 0 && !t.holds(t.head, 0)
+}
+
+// cannotOpen reports a failed open of the file: that it is not there, or
+// why it is there and could not be opened (once for each new reason).
+func (t *tailer) cannotOpen(err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		if !t.waiting {
+			t.waiting = true
+			t.event(TailWaiting)
+		}
+		return
+	}
+	if t.unopened == nil || t.unopened.Error() != err.Error() {
+		t.unopened = err
+		t.event(TailUnopened)
+	}
 }
