@@ -109,6 +109,10 @@ func (s *heapSampler) take() heapSample {
 // profile writes a heap profile to path, for a person to see what grew
 // (go tool pprof -diff_base).
 func (s *heapSampler) profile(path string) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		s.t.Errorf("heap profile: %v", err)
+		return
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		s.t.Errorf("heap profile: %v", err)
