@@ -147,7 +147,7 @@ func (t *Translator) emit(at time.Time, ev map[string]any) {
 		ev["timestamp"] = at.UnixMilli()
 		at = time.UnixMilli(at.UnixMilli()).UTC()
 	}
-	raw, err := agui.MarshalValue(ev)
+	raw, err := agui.MarshalEvent(ev)
 	if err != nil {
 		// Only strings, numbers, raw JSON and maps and lists of them are
 		// put in events.

@@ -376,7 +376,7 @@ func (t *Translator) emit(at time.Time, ev map[string]any) {
 		ev["timestamp"] = ms
 		at = time.UnixMilli(ms).UTC()
 	}
-	raw, err := agui.MarshalValue(ev)
+	raw, err := agui.MarshalEvent(ev)
 	if err != nil {
 		// Only strings decoded from JSON, numbers, raw JSON, and maps and
 		// lists of them are put in events.

@@ -20,7 +20,7 @@ func (t *Translator) emit(th *threadState, at time.Time, ev map[string]any) {
 			r.last = at
 		}
 	}
-	raw, err := agui.MarshalValue(validUTF8(ev))
+	raw, err := agui.MarshalEvent(validUTF8(ev))
 	if err != nil {
 		// Only valid strings, numbers and maps and lists of them are put
 		// in events.
