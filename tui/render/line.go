@@ -13,13 +13,13 @@ import (
 // Pad makes line exactly width cells: spaces added, or cut with "…"
 // (a guard: the views already Fit their lines).
 func Pad(line string, width int) string {
-	n := ansi.StringWidth(line)
+	n := Cells(line)
 	if n > width {
 		line = ansi.Truncate(line, width, "…")
 		if strings.IndexByte(line, 0x1b) >= 0 {
 			line += styles.Reset
 		}
-		n = ansi.StringWidth(line)
+		n = Cells(line)
 	}
 	if n < width {
 		line += strings.Repeat(" ", width-n)
