@@ -121,6 +121,7 @@ func TestACPScreenShowsFailedStart(t *testing.T) {
 
 // Quitting while a slow agent is still starting is no failure of its.
 func TestACPScreenQuitWhileStarting(t *testing.T) {
+	t.Parallel()
 	screen, typed, done := acpOnScreen(t, []string{"sh", "-c", "exec sleep 30"})
 	deadline := time.Now().Add(20 * time.Second)
 	for !strings.Contains(screen(), "ask the agent") {

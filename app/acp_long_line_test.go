@@ -14,6 +14,7 @@ import (
 // with exit status 1, saying the agent sent a message too long to read,
 // not that the agent answered an error it never sent.
 func TestACPPlainLineTooLong(t *testing.T) {
+	t.Parallel()
 	bin := acptest.Build(t)
 	var out bytes.Buffer
 	opts := &Options{Plain: true, Stdout: &out, Stderr: io.Discard}

@@ -55,6 +55,7 @@ func sdkRequests(t *testing.T) [][]byte {
 // again, no record at all, whether it comes at once or after the next
 // run began.
 func TestResentRequest(t *testing.T) {
+	t.Parallel()
 	bodies := sdkRequests(t)
 	if len(bodies) < 10 {
 		t.Fatalf("%d requests, want a span each", len(bodies))

@@ -172,6 +172,7 @@ func TestReadIndexBadInput(t *testing.T) {
 // index made; a smaller file is indexed at its first read back, and one
 // more than the indexes kept never lets another's index go for it.
 func TestReadIndexMadeAhead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name string, events int) string {
 		p := filepath.Join(dir, name)

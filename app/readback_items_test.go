@@ -89,6 +89,7 @@ func untouched(it *model.Item) model.Item {
 // Items read back from a file, by Seq or around a step, are the items of
 // a fold of the whole file that never shed: same items, same numbers.
 func TestReadItemsMatchesWholeFold(t *testing.T) {
+	t.Parallel()
 	path, th := readItemsLog(t, 120_000, 11)
 	whole := th.Fold
 	items := whole.Items()

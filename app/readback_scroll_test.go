@@ -141,6 +141,7 @@ func firstWords(t *testing.T, f *fold.Fold) string {
 // gap row they leave reads them back from the file, a window at a time,
 // until the log's first user message is on screen again.
 func TestShedThenScrollBack(t *testing.T) {
+	t.Parallel()
 	a, whole, screen := shedScreen(t)
 	want := firstWords(t, whole)
 	if strings.Contains(screen(), want) {

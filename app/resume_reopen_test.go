@@ -263,6 +263,7 @@ func sameThreads(got, want *fold.Threads, seqs bool) string {
 // whole log shows. So for JSON Lines and for a JSON array, closed or as
 // --record leaves it while it records.
 func TestResumeReopenShowsTheEndAndReadsOn(t *testing.T) {
+	t.Parallel()
 	for i, l := range reopenLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			// The agent's conversation: 8,000 events on disk, 300 to come.
@@ -426,6 +427,7 @@ func flipDigit(t *testing.T, b []byte, from, to int) {
 // what it took up and shows what a screen of the new content shows. So whether the change came before the
 // tail started (after the resume point was loaded) or while it followed.
 func TestResumeRestartsWhenTheLogChanged(t *testing.T) {
+	t.Parallel()
 	changes := []struct {
 		name   string
 		change func(t *testing.T, l reopenLayout, b []byte) []byte

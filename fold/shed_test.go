@@ -43,9 +43,14 @@ func shedLogs(t *testing.T) map[string][]model.Record {
 }
 
 // shedSplits are the split points tried on a log of n records: all of them
-// for a short log, about 60 spread over a long one.
+// for a short log, about 60 spread over a long one (30 in a short run: each
+// split folds the rest of the log again for every Keep tried).
 func shedSplits(n int) []int {
-	step := max(1, n/60)
+	spread := 60
+	if testing.Short() {
+		spread = 30
+	}
+	step := max(1, n/spread)
 	var ks []int
 	for k := 0; k <= n; k += step {
 		ks = append(ks, k)

@@ -17,7 +17,7 @@ const listBlock = 256
 // the records that take one of the fold's lists into a new block, each
 // with its neighbours, and a stride between.
 func lawSplits(recs []model.Record) []int {
-	if len(recs) <= splits.All {
+	if len(recs) <= splits.All() {
 		return splits.Points(len(recs))
 	}
 	marks := splits.Firsts(recs)

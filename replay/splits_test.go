@@ -10,12 +10,12 @@ import (
 // in recs, with a checkpoint every `every` records: every position of a
 // short log (splits.Points); in a longer one, the first record of each
 // kind and each checkpoint, with the positions either side, and every
-// splits.Stride-th. Checkpoints closer than the stride are not marked
+// splits.Stride()-th. Checkpoints closer than the stride are not marked
 // (they would mark every position): the stride, prime, falls at each
 // distance from one in turn.
 func seekSplits(recs []model.Record, every int) []int {
 	marks := splits.Firsts(recs)
-	if every >= splits.Stride {
+	if every >= splits.Stride() {
 		for k := every; k <= len(recs); k += every {
 			marks = append(marks, k)
 		}

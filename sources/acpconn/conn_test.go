@@ -132,6 +132,7 @@ func ctx10(t *testing.T) context.Context {
 
 // A 20,000-update burst arrives whole and the connection survives it.
 func TestBurstLosesNothing(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{})
 	stop, err := s.conn.Prompt(ctx10(t), "burst 20000")
 	if err != nil || stop != "end_turn" {
@@ -150,6 +151,7 @@ func TestBurstLosesNothing(t *testing.T) {
 // gate keeps its queue of 1024 from overflowing: nothing is lost and the
 // connection survives. Without the gate this closes the connection.
 func TestBurstWithSlowHandler(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{handlerDelay: 100 * time.Microsecond})
 	stop, err := s.conn.Prompt(ctx10(t), "burst 5000")
 	if err != nil || stop != "end_turn" {

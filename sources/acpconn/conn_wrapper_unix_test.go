@@ -21,6 +21,7 @@ import (
 // that ignores the end of its input, a process that left the agent's
 // group on purpose. Close returns, and the session ends.
 func TestCloseEndsAgentBehindWrapper(t *testing.T) {
+	t.Parallel()
 	bin := acptest.Build(t)
 	for _, tc := range []struct {
 		name, script string

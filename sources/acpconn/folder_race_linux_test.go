@@ -17,6 +17,7 @@ import (
 // The check and the open are one step, so there is no moment between them
 // to swap in.
 func TestFolderSwappedSymlinkCannotEscape(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "file.txt")
 	if err := os.WriteFile(secret, []byte("SECRET"), 0o644); err != nil {

@@ -10,6 +10,7 @@ import (
 // session with an error that says so, not with an error the agent never
 // sent; the agent is stopped, and what came before the line is kept.
 func TestLineTooLongSaysWhatHappened(t *testing.T) {
+	t.Parallel()
 	s := start(t, Options{})
 	if stop, err := s.conn.Prompt(ctx10(t), "refuse"); err != nil || stop != "refusal" {
 		t.Fatalf("first turn: %q, %v", stop, err)

@@ -12,6 +12,7 @@ import (
 // child dies with it and the terminal reports its end at once, rather than
 // when the child (which held the output open) chose to end.
 func TestTerminalKillEndsItsChildren(t *testing.T) {
+	t.Parallel()
 	f, err := NewFolder(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -15,24 +15,45 @@ package splits
 import (
 	"fmt"
 	"slices"
+	"testing"
 
 	"github.com/agentwatch/agentwatch/model"
 )
 
+// Every split point of a log up to fullAll records long is checked, and
+// a longer one's every fullStride-th (a prime, so that the points do not
+// keep falling on the same place in a log that repeats itself). A short
+// run (go test -short, the quick command the README gives) checks every
+// point up to shortAll records and every shortStride-th: the marks are
+// checked either way.
+const (
+	fullAll, fullStride   = 300, 17
+	shortAll, shortStride = 100, 37
+)
+
 // All is the longest log checked at every split point: every peer sample
-// but the demo, and every ACP recording.
-const All = 300
+// but the demo, and every ACP recording (in a short run, most of them).
+func All() int {
+	if testing.Short() {
+		return shortAll
+	}
+	return fullAll
+}
 
 // Stride is the distance between the split points of a longer log that
-// no mark asked for; a prime, so that the points do not keep falling on
-// the same place in a log that repeats itself.
-const Stride = 17
+// no mark asked for.
+func Stride() int {
+	if testing.Short() {
+		return shortStride
+	}
+	return fullStride
+}
 
 // Points returns the split points of a log of n records, in order: every k
-// from 0 to n when n ≤ All; else 0, 1, n−1, n, every Stride-th, and each
-// mark with the points on either side of it.
+// from 0 to n when n ≤ All(); else 0, 1, n−1, n, every Stride()-th, and
+// each mark with the points on either side of it.
 func Points(n int, marks ...int) []int {
-	if n <= All {
+	if n <= All() {
 		out := make([]int, n+1)
 		for k := range out {
 			out[k] = k
@@ -40,7 +61,7 @@ func Points(n int, marks ...int) []int {
 		return out
 	}
 	out := []int{0, 1, n - 1, n}
-	for k := Stride; k < n; k += Stride {
+	for k, stride := Stride(), Stride(); k < n; k += stride {
 		out = append(out, k)
 	}
 	for _, m := range marks {

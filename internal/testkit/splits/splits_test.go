@@ -14,12 +14,12 @@ func TestPoints(t *testing.T) {
 	if got := Points(3); !slices.Equal(got, []int{0, 1, 2, 3}) {
 		t.Errorf("Points(3) = %v", got)
 	}
-	if got := Points(All); len(got) != All+1 {
-		t.Errorf("a log of %d records is cut at %d points, want every one", All, len(got))
+	if got := Points(All()); len(got) != All()+1 {
+		t.Errorf("a log of %d records is cut at %d points, want every one", All(), len(got))
 	}
-	n := All + 100
+	n := All() + 100
 	got := Points(n, 0, 50, 51, n)
-	for _, k := range []int{0, 1, 49, 50, 51, 52, Stride, 2 * Stride, n - 1, n} {
+	for _, k := range []int{0, 1, 49, 50, 51, 52, Stride(), 2 * Stride(), n - 1, n} {
 		if !slices.Contains(got, k) {
 			t.Errorf("Points(%d, …) lacks %d: %v", n, k, got)
 		}
@@ -27,7 +27,7 @@ func TestPoints(t *testing.T) {
 	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) || got[0] != 0 || got[len(got)-1] != n {
 		t.Errorf("Points(%d, …) = %v, want 0…%d sorted and once each", n, got, n)
 	}
-	if len(got) > n/Stride+12 {
+	if len(got) > n/Stride()+12 {
 		t.Errorf("Points(%d, …) gives %d points", n, len(got))
 	}
 }
