@@ -33,10 +33,16 @@ func forgetting(skeletons int) fold.Keep {
 // a generated log, and each thread of a generated log of many threads.
 func shedLogs(t *testing.T) map[string][]model.Record {
 	logs := fixtures(t)
-	logs["loggen"] = genRecords(loggen.Generate(1_500, 5))
+	// (A short run folds generated logs of a third the size: each split
+	// folds the rest of the log again.)
+	events, threaded := 1_500, 2_400
+	if testing.Short() {
+		events, threaded = 500, 800
+	}
+	logs["loggen"] = genRecords(loggen.Generate(events, 5))
 	// Threads of a few runs each: a later run resends the thread's user
 	// messages, which shedding must not bring back.
-	for id, log := range loggen.ThreadFiles(2_400, 3, 9) {
+	for id, log := range loggen.ThreadFiles(threaded, 3, 9) {
 		logs["loggen-threads/"+id] = genRecords(log)
 	}
 	return logs
