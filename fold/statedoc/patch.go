@@ -39,7 +39,7 @@ func (d *Doc) Apply(patch jsontext.Value) error {
 		}
 		return d.viaLibrary(patch)
 	}
-	if !d.decoded() {
+	if !d.decoded() || aliases(ops) {
 		return d.viaLibrary(patch)
 	}
 	for i := range ops {
@@ -185,4 +185,16 @@ func decodeKey(token string) string {
 		return token
 	}
 	return keyDecoder.Replace(token)
+}
+
+// aliases reports whether a move or copy of ops goes through an empty
+// key: the library refuses the whole patch (agui.ApplyPatch), and so does
+// a Doc.
+func aliases(ops []op) bool {
+	for i := range ops {
+		if o := &ops[i]; (o.kind == "move" || o.kind == "copy") && (agui.EmptyKey(o.path) || agui.EmptyKey(o.from)) {
+			return true
+		}
+	}
+	return false
 }
