@@ -14,10 +14,12 @@ func Cells(line string) int {
 		case c >= 0x20 && c < 0x7f:
 			n++
 		case c == 0x1b && i+1 < len(line) && line[i+1] == '[':
-			// A CSI sequence: parameters and intermediates up to its final
-			// byte, none of it a cell.
+			// A CSI sequence of numeric parameters (a colour's), up to its
+			// final byte, none of it a cell; private markers and
+			// intermediates, which terminals and ansi read differently, are
+			// left to ansi.
 			j := i + 2
-			for j < len(line) && line[j] >= 0x20 && line[j] < 0x40 {
+			for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == ';' || line[j] == ':') {
 				j++
 			}
 			if j == len(line) || line[j] < 0x40 || line[j] > 0x7e {
